@@ -1,0 +1,33 @@
+"""Site-wide pages that belong to no single app: the home page and the health check."""
+
+import logging
+
+from django.db import DatabaseError, connection
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import render
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_safe
+
+logger = logging.getLogger(__name__)
+
+
+@require_safe
+def home(request: HttpRequest) -> HttpResponse:
+    return render(request, "home.html")
+
+
+@never_cache
+@require_safe
+def healthz(request: HttpRequest) -> JsonResponse:
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT 1")
+            database_ok = cursor.fetchone() == (1,)
+    except DatabaseError:
+        logger.exception("Health check could not query the database")
+        database_ok = False
+    # A load balancer reads the status code, people read the body.
+    return JsonResponse(
+        {"status": "ok" if database_ok else "error", "database": database_ok},
+        status=200 if database_ok else 503,
+    )

@@ -1,0 +1,1 @@
+"""Admin pages for inspecting live games."""

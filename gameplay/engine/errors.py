@@ -1,0 +1,17 @@
+"""Exceptions of the rules engine; their messages are meant for the players who broke a rule."""
+
+
+class EngineError(Exception):
+    """Base of every error the engine raises on bad input."""
+
+
+class RuleOptionError(EngineError, ValueError):
+    """An unknown rule option or a value the option does not allow."""
+
+
+class IllegalActionError(EngineError, ValueError):
+    """An action that the rules do not allow in this state; the message names the rule."""
+
+
+class RecordError(EngineError, ValueError):
+    """A deal or game record that is malformed or replays an illegal action."""

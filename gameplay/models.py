@@ -1,0 +1,1 @@
+"""Database models of live games played at the tables."""

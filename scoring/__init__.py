@@ -1,0 +1,1 @@
+"""The scoring app: score sheets, their submission and confirmation, and standings."""

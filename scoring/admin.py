@@ -1,0 +1,1 @@
+"""Admin pages for reviewing score sheets and standings."""

@@ -1,0 +1,1 @@
+"""Database models of score sheets, confirmations and standings snapshots."""

@@ -1,0 +1,38 @@
+"""Suite-wide pytest hooks: database in the header, browser tests last, no all-skipped passes."""
+
+import pytest
+
+_passed_tests = 0
+
+
+def pytest_report_header(config: pytest.Config) -> list[str]:
+    from django.conf import settings
+
+    database = settings.DATABASES["default"]
+    celery = "eager" if settings.CELERY_TASK_ALWAYS_EAGER else settings.CELERY_BROKER_URL
+    return [f"database: {database['ENGINE']} ({database['NAME']}); celery: {celery}"]
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    # Sync Playwright leaves its event loop marked running until the session ends, which breaks
+    # any asyncio test that runs after a browser test; so browser tests go last.
+    items.sort(key=lambda item: item.get_closest_marker("e2e") is not None)
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    global _passed_tests
+    if report.when == "call" and report.passed:
+        _passed_tests += 1
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    # A run in which every test was skipped proves nothing; CI must not count it as a pass.
+    if session.config.option.collectonly:
+        return
+    if exitstatus == pytest.ExitCode.OK and _passed_tests == 0:
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus: int, config: pytest.Config) -> None:
+    if _passed_tests == 0 and terminalreporter.stats.get("skipped"):
+        terminalreporter.write_line("FAILED: tests ran but none passed (all skipped)", red=True)

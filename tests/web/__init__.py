@@ -1,0 +1,1 @@
+"""Tests of pages and endpoints as a browser or a monitor sees them."""

@@ -1,0 +1,1 @@
+"""The tournaments app: clubs, players, tournaments, registrations, rounds, tables and seats."""

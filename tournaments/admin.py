@@ -1,0 +1,1 @@
+"""Admin pages for tournament directors to manage the tournaments app's records."""

@@ -1,0 +1,1 @@
+"""Database models of clubs, players, tournaments, rounds, tables and seats."""
