@@ -1,12 +1,23 @@
 """Properties of random legal play over random decks, dealers and rule options."""
 
 import json
+import random
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from gameplay.engine import Game, RuleSet
+from gameplay.engine import actions as A
 from gameplay.engine.cards import CARD_POINTS, FULL_DECK, mask_of
-from gameplay.engine.records import deal_record, replay_deal, summarize_deal
+from gameplay.engine.deal import BIDDING, CONTRACT
+from gameplay.engine.records import (
+    deal_record,
+    game_record,
+    replay_deal,
+    replay_game,
+    summarize_deal,
+)
+from gameplay.engine.simulate import shuffled_deck
 
 from .strategies import fresh_deals
 
@@ -90,3 +101,47 @@ def test_a_clone_is_independent_of_its_original(state, data):
         assert deal_record(state) == before
         assert copy.codes()[:-1] == state.codes()
         state = copy
+
+
+def play_modestly(state, rng):
+    """Random play, but bidding and contracting low and never conceding, so totals climb."""
+    while not state.done:
+        codes = [c for c in state.legal_codes() if c != A.CONCEDE]
+        if state.phase in (BIDDING, CONTRACT):
+            codes = codes[:2] if state.phase == BIDDING else codes[:1]
+        state.step(rng.choice(codes))
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    seed=st.integers(0, 10**6),
+    players=st.sampled_from([3, 4]),
+    first_dealer=st.integers(0, 3),
+    target=st.sampled_from([100, 200, 300]),
+)
+def test_random_games_end_by_the_winner_rule_and_replay(seed, players, first_dealer, target):
+    rng = random.Random(seed)
+    game = Game(players=players, first_dealer=first_dealer % players, rules=RuleSet(target=target))
+    while not game.over and len(game.deals) < 500:
+        deal = game.start_deal(shuffled_deck(rng))
+        assert deal.dealer == (first_dealer % players + len(game.deals) - 1) % players
+        play_modestly(deal, rng)
+        game.close_deal(deal)
+    assert game.over, "random games with a low target end"
+    assert game.totals == [sum(d.scores[s] for d in game.deals) for s in range(players)]
+    last = game.deals[-1]
+    assert max(game.totals) >= target
+    if game.totals[last.declarer] >= target:
+        assert game.winner == last.declarer
+    else:
+        assert game.totals[game.winner] == max(game.totals)
+        assert game.totals.count(max(game.totals)) == 1
+    for earlier in range(1, len(game.deals)):
+        totals = [sum(d.scores[s] for d in game.deals[:earlier]) for s in range(players)]
+        declarer = game.deals[earlier - 1].declarer
+        ended = max(totals) >= target and (
+            totals[declarer] >= target or totals.count(max(totals)) == 1
+        )
+        assert not ended, f"the game should have ended after deal {earlier}"
+    again = replay_game(json.loads(json.dumps(game_record(game))))
+    assert (again.totals, again.winner, again.over) == (game.totals, game.winner, True)
