@@ -76,7 +76,7 @@ def deck_from_hands(hands: Iterable[Iterable[int | str]], talon: Iterable[int | 
     deck: list[Card | None] = [None] * DECK_SIZE
     for positions, cards in zip((*HAND_POSITIONS, TALON_POSITIONS), (*hands, talon), strict=True):
         for position, card in zip(positions, cards, strict=True):
-            deck[position] = Card.parse(card) if isinstance(card, str) else CARDS[card]
+            deck[position] = _as_card(card)
     if len(set(deck)) != DECK_SIZE:
         raise ValueError("the hands and the talon must hold each of the 24 cards exactly once")
     return deck
@@ -145,7 +145,7 @@ class DealState:
             raise ValueError("a table has 3 or 4 players")
         if not isinstance(dealer, int) or not 0 <= dealer < players:
             raise ValueError(f"the dealer must be a seat from 0 to {players - 1}")
-        order = tuple(Card.parse(c) if isinstance(c, str) else CARDS[c] for c in deck)
+        order = tuple(_as_card(card) for card in deck)
         if len(order) != DECK_SIZE or len(set(order)) != DECK_SIZE:
             missing = sorted(set(CARDS) - set(order))
             detail = f"; missing: {' '.join(map(str, missing))}" if missing else ""
@@ -523,6 +523,8 @@ class DealState:
             return f"a {kind} action must name a card"
         if kind in ("bid", "contract") and not isinstance(action.value, int):
             return f"a {kind} action must have a value"
+        if kind == "give" and not isinstance(action.to, int):
+            return "a give action must name the seat that gets the card"
         if kind not in A.ACTION_TYPES:
             return f"unknown action type {kind!r}"
         explain = {
@@ -638,6 +640,14 @@ class DealState:
                 return f"seat {seat} has no {lead} and must play a trump ({trumps})"
             return f"seat {seat} must beat the winning trump {CARD_NAMES[self.best]} (must_beat)"
         return None if legal >> card & 1 else f"seat {seat} cannot play {CARD_NAMES[card]}"
+
+
+def _as_card(card: int | str) -> Card:
+    if isinstance(card, str):
+        return Card.parse(card)
+    if isinstance(card, int) and not isinstance(card, bool) and 0 <= card < DECK_SIZE:
+        return CARDS[card]
+    raise ValueError(f"{card!r} is not a card")
 
 
 def _suit(suit: int) -> int | None:
