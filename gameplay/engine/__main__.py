@@ -66,7 +66,10 @@ def _replay(path: str) -> int:
 
 def _random(deals: int, seed: int, players: int, records_path: str | None) -> int:
     rng = random.Random(seed)
-    records = open(records_path, "w", encoding="utf-8") if records_path else None  # noqa: SIM115
+    try:
+        records = open(records_path, "w", encoding="utf-8") if records_path else None  # noqa: SIM115
+    except OSError as error:
+        return _fail(f"cannot write {records_path}: {error.strerror}")
     try:
         started = time.perf_counter()
         for number in range(deals):
