@@ -7,9 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gameplay.engine import Game, RuleSet
-from gameplay.engine import actions as A
 from gameplay.engine.cards import CARD_POINTS, FULL_DECK, mask_of
-from gameplay.engine.deal import BIDDING, CONTRACT
 from gameplay.engine.records import (
     deal_record,
     game_record,
@@ -17,7 +15,7 @@ from gameplay.engine.records import (
     replay_game,
     summarize_deal,
 )
-from gameplay.engine.simulate import shuffled_deck
+from gameplay.engine.simulate import play_cautiously, shuffled_deck
 
 from .strategies import fresh_deals
 
@@ -103,15 +101,6 @@ def test_a_clone_is_independent_of_its_original(state, data):
         state = copy
 
 
-def play_modestly(state, rng):
-    """Random play, but bidding and contracting low and never conceding, so totals climb."""
-    while not state.done:
-        codes = [c for c in state.legal_codes() if c != A.CONCEDE]
-        if state.phase in (BIDDING, CONTRACT):
-            codes = codes[:2] if state.phase == BIDDING else codes[:1]
-        state.step(rng.choice(codes))
-
-
 @settings(max_examples=60, deadline=None)
 @given(
     seed=st.integers(0, 10**6),
@@ -125,7 +114,7 @@ def test_random_games_end_by_the_winner_rule_and_replay(seed, players, first_dea
     while not game.over and len(game.deals) < 500:
         deal = game.start_deal(shuffled_deck(rng))
         assert deal.dealer == (first_dealer % players + len(game.deals) - 1) % players
-        play_modestly(deal, rng)
+        play_cautiously(deal, rng)
         game.close_deal(deal)
     assert game.over, "random games with a low target end"
     assert game.totals == [sum(d.scores[s] for d in game.deals) for s in range(players)]
