@@ -31,9 +31,7 @@ venv: $(INSTALLED)
 
 run: $(INSTALLED)
 	$(BIN)/python manage.py migrate --noinput
-	@if $(BIN)/python manage.py help load_demo_data >/dev/null 2>&1; then \
-		$(BIN)/python manage.py load_demo_data; \
-	fi
+	$(BIN)/python manage.py demo
 	$(BIN)/python manage.py runserver 127.0.0.1:8000
 
 lint: $(INSTALLED)

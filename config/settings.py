@@ -60,6 +60,9 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "rest_framework",
+    "rest_framework.authtoken",
+    "drf_spectacular",
+    "drf_spectacular_sidecar",
     "tournaments",
     "gameplay",
     "scoring",
@@ -130,6 +133,8 @@ STATICFILES_DIRS = [BASE_DIR / "static"]
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
+        # Token first: an anonymous API client then gets 401 with a WWW-Authenticate header.
+        "rest_framework.authentication.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": [
@@ -137,7 +142,39 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": 50,
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "EXCEPTION_HANDLER": "config.exceptions.api_exception_handler",
+    "DEFAULT_THROTTLE_CLASSES": ["rest_framework.throttling.ScopedRateThrottle"],
+    "DEFAULT_THROTTLE_RATES": {"results": os.environ.get("RESULTS_THROTTLE", "60/minute")},
 }
+
+SPECTACULAR_SETTINGS = {
+    "TITLE": "1001 tournaments API",
+    "DESCRIPTION": "Clubs, players, tournaments, seat draws, table results and standings of 1001.",
+    "VERSION": "1",
+    "SERVE_INCLUDE_SCHEMA": False,
+    # The documentation page's assets are served from the app itself, never from a CDN.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+    "COMPONENT_SPLIT_REQUEST": True,
+    "ENUM_NAME_OVERRIDES": {
+        "TournamentStatusEnum": "tournaments.models.Tournament.Status",
+        "RegistrationStatusEnum": "tournaments.models.Registration.Status",
+        "RoundStatusEnum": "tournaments.models.Round.Status",
+        "TableResultStatusEnum": "scoring.models.TableResult.Status",
+        "ResultVersionStatusEnum": "scoring.models.ResultVersion.Status",
+    },
+}
+
+# With Redis, the cache (throttling counters) is shared by all web processes.
+if os.environ.get("REDIS_URL"):
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": os.environ["REDIS_URL"],
+        }
+    }
 
 # REDIS_URL unset: tasks run inline at .delay() time, so the embedded mode needs no worker.
 REDIS_URL = os.environ.get("REDIS_URL", "")
@@ -170,5 +207,7 @@ LOGGING = {
     "loggers": {
         # Django's own logger has a handler of its own; keep records from printing twice.
         "django": {"handlers": ["console"], "level": LOG_LEVEL, "propagate": False},
+        # In the embedded mode tasks run inline; a line per task would drown the server's log.
+        "celery.app.trace": {"level": LOG_LEVEL if REDIS_URL else "WARNING"},
     },
 }

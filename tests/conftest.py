@@ -5,6 +5,25 @@ import pytest
 _passed_tests = 0
 
 
+@pytest.fixture(autouse=True)
+def fast_password_hashing(settings):
+    # The real hasher takes a quarter of a second per user by design; tests make many users.
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture
+def finish_round(django_capture_on_commit_callbacks):
+    """Enter a confirmed result at every table of a published round (standings included)."""
+    from tests.factories import enter_confirmed_result
+
+    def finish(round_):
+        for table in round_.tables.order_by("number"):
+            with django_capture_on_commit_callbacks(execute=True):
+                enter_confirmed_result(table, seed=table.pk)
+
+    return finish
+
+
 def pytest_report_header(config: pytest.Config) -> list[str]:
     from django.conf import settings
 

@@ -1,1 +1,281 @@
-"""Database models of clubs, players, tournaments, rounds, tables and seats."""
+"""Database models of clubs, players, tournaments, registrations, rounds, tables and seats."""
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+
+DEFAULT_PRECEDENCE = [
+    "tournament_points",
+    "total_score",
+    "opponent_strength",
+    "games_won",
+    "average_placement",
+]
+DEFAULT_PLACEMENT_POINTS = {"3": [3, 1.5, 0], "4": [3, 2, 1, 0]}
+
+
+def default_precedence() -> list[str]:
+    return list(DEFAULT_PRECEDENCE)
+
+
+def default_placement_points() -> dict[str, list[float]]:
+    return {size: list(points) for size, points in DEFAULT_PLACEMENT_POINTS.items()}
+
+
+class Club(models.Model):
+    name = models.CharField(_("name"), max_length=120, unique=True)
+    slug = models.SlugField(_("slug"), max_length=60, unique=True)
+    directors = models.ManyToManyField(
+        settings.AUTH_USER_MODEL,
+        related_name="directed_clubs",
+        blank=True,
+        verbose_name=_("directors"),
+    )
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+
+    class Meta:
+        ordering = ["name"]
+        verbose_name = _("club")
+        verbose_name_plural = _("clubs")
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Player(models.Model):
+    club = models.ForeignKey(
+        Club, on_delete=models.PROTECT, related_name="players", verbose_name=_("club")
+    )
+    name = models.CharField(_("name"), max_length=120)
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="player",
+        verbose_name=_("login"),
+    )
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+
+    class Meta:
+        ordering = ["name", "id"]
+        verbose_name = _("player")
+        verbose_name_plural = _("players")
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Tournament(models.Model):
+    class Status(models.TextChoices):
+        DRAFT = "draft", _("draft")
+        RUNNING = "running", _("running")
+        FINISHED = "finished", _("finished")
+
+    class TableSize(models.TextChoices):
+        THREE = "3", _("tables of 3")
+        FOUR = "4", _("tables of 4")
+        MIXED = "mixed", _("tables of 3 and 4")
+
+    class RoundFormat(models.TextChoices):
+        GAME = "game", _("a full game to the target")
+        DEALS = "deals", _("a fixed number of deals")
+
+    class SeatingMode(models.TextChoices):
+        BALANCED = "balanced", _("balanced: fewest repeated meetings")
+        STANDINGS = "standings", _("by standings (Swiss)")
+        SCHEDULE = "schedule", _("whole schedule up front")
+
+    club = models.ForeignKey(
+        Club, on_delete=models.PROTECT, related_name="tournaments", verbose_name=_("club")
+    )
+    name = models.CharField(_("name"), max_length=160)
+    date = models.DateField(_("date"))
+    status = models.CharField(
+        _("status"), max_length=10, choices=Status.choices, default=Status.DRAFT
+    )
+    rounds_planned = models.PositiveSmallIntegerField(_("number of rounds"), default=5)
+    table_size = models.CharField(
+        _("table size"), max_length=5, choices=TableSize.choices, default=TableSize.FOUR
+    )
+    bots_allowed = models.BooleanField(
+        _("bots fill empty seats"),
+        default=False,
+        help_text=_(
+            "When the player count does not fill the tables, bots take the empty seats "
+            "instead of mixing tables of 3 and 4."
+        ),
+    )
+    round_format = models.CharField(
+        _("round format"), max_length=5, choices=RoundFormat.choices, default=RoundFormat.GAME
+    )
+    deals_per_round = models.PositiveSmallIntegerField(_("deals per round"), null=True, blank=True)
+    rules = models.JSONField(_("rule options"), default=dict, blank=True)
+    seating_mode = models.CharField(
+        _("seating mode"),
+        max_length=10,
+        choices=SeatingMode.choices,
+        default=SeatingMode.BALANCED,
+    )
+    standings_precedence = models.JSONField(_("standings precedence"), default=default_precedence)
+    placement_points = models.JSONField(
+        _("tournament points by placement"), default=default_placement_points
+    )
+    quick_results_allowed = models.BooleanField(
+        _("final totals may be entered alone"), default=False
+    )
+    is_public = models.BooleanField(_("public"), default=True)
+    seed = models.BigIntegerField(_("seed"), default=0)
+    # Bumped in the transaction that confirms a result; a standings snapshot records the
+    # version it was computed from, so a burst of confirmations costs one recomputation each.
+    results_version = models.PositiveIntegerField(default=0, editable=False)
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+
+    class Meta:
+        ordering = ["-date", "-id"]
+        verbose_name = _("tournament")
+        verbose_name_plural = _("tournaments")
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(rounds_planned__gte=1, rounds_planned__lte=60),
+                name="tournament_rounds_1_to_60",
+            ),
+            models.CheckConstraint(
+                condition=Q(round_format="game", deals_per_round__isnull=True)
+                | Q(round_format="deals", deals_per_round__gte=3),
+                name="tournament_deals_only_with_deals_format",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.date})"
+
+
+class Registration(models.Model):
+    class Status(models.TextChoices):
+        ACTIVE = "active", _("active")
+        WITHDRAWN = "withdrawn", _("withdrawn")
+
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="registrations"
+    )
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="registrations")
+    start_number = models.PositiveIntegerField(_("start number"))
+    status = models.CharField(
+        _("status"), max_length=10, choices=Status.choices, default=Status.ACTIVE
+    )
+    # Late entries join from this round on; withdrawn players leave after `withdrawn_after`.
+    first_round = models.PositiveSmallIntegerField(_("first round"), default=1)
+    withdrawn_after = models.PositiveSmallIntegerField(
+        _("withdrawn after round"), null=True, blank=True
+    )
+    created_at = models.DateTimeField(_("registered"), auto_now_add=True)
+
+    class Meta:
+        ordering = ["tournament", "start_number"]
+        verbose_name = _("registration")
+        verbose_name_plural = _("registrations")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament", "player"], name="registration_once_per_tournament"
+            ),
+            models.UniqueConstraint(
+                fields=["tournament", "start_number"], name="registration_unique_start_number"
+            ),
+            models.CheckConstraint(
+                condition=Q(start_number__gte=1), name="registration_start_number_positive"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"#{self.start_number} {self.player}"
+
+
+class Round(models.Model):
+    class Status(models.TextChoices):
+        DRAFT = "draft", _("draft")
+        PUBLISHED = "published", _("published")
+        FINISHED = "finished", _("finished")
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="rounds")
+    number = models.PositiveSmallIntegerField(_("number"))
+    status = models.CharField(
+        _("status"), max_length=10, choices=Status.choices, default=Status.DRAFT
+    )
+    seed = models.BigIntegerField(_("draw seed"))
+    created_at = models.DateTimeField(_("drawn"), auto_now_add=True)
+    published_at = models.DateTimeField(_("published"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["tournament", "number"]
+        verbose_name = _("round")
+        verbose_name_plural = _("rounds")
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "number"], name="round_unique_number"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="round_number_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.tournament.name}, round {self.number}"
+
+
+class Table(models.Model):
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="tables")
+    number = models.PositiveSmallIntegerField(_("number"))
+
+    class Meta:
+        ordering = ["round", "number"]
+        verbose_name = _("table")
+        verbose_name_plural = _("tables")
+        constraints = [
+            models.UniqueConstraint(fields=["round", "number"], name="table_unique_number"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.round}, table {self.number}"
+
+
+class Seat(models.Model):
+    class BotLevel(models.TextChoices):
+        EASY = "easy", _("easy")
+        NORMAL = "normal", _("normal")
+        HARD = "hard", _("hard")
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
+    # The round is the table's round, stored again so that the database itself can forbid a
+    # player from sitting twice in one round.
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="seats")
+    position = models.PositiveSmallIntegerField(_("seat"))
+    registration = models.ForeignKey(
+        Registration, on_delete=models.PROTECT, related_name="seats", null=True, blank=True
+    )
+    # Empty for a player's seat; a bot's seat has no registration and a level.
+    bot_level = models.CharField(
+        _("bot level"), max_length=10, choices=BotLevel.choices, blank=True
+    )
+
+    class Meta:
+        ordering = ["table", "position"]
+        verbose_name = _("seat")
+        verbose_name_plural = _("seats")
+        constraints = [
+            models.UniqueConstraint(fields=["table", "position"], name="seat_unique_position"),
+            models.UniqueConstraint(
+                fields=["round", "registration"], name="seat_player_once_per_round"
+            ),
+            models.CheckConstraint(condition=Q(position__lte=3), name="seat_position_0_to_3"),
+            models.CheckConstraint(
+                condition=(Q(registration__isnull=True) & ~Q(bot_level=""))
+                | Q(registration__isnull=False, bot_level=""),
+                name="seat_player_or_bot",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        who = f"bot ({self.bot_level})" if self.is_bot else str(self.registration)
+        return f"{self.table}, seat {self.position}: {who}"
+
+    @property
+    def is_bot(self) -> bool:
+        return self.registration_id is None

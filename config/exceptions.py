@@ -1,0 +1,30 @@
+"""Errors that services raise for any interface, and how the REST API reports them."""
+
+from django.core.exceptions import PermissionDenied
+from django.core.exceptions import ValidationError as DjangoValidationError
+from rest_framework import exceptions, status
+from rest_framework.views import exception_handler
+
+
+class Conflict(Exception):
+    """Someone else changed the record first; reload it and try again."""
+
+
+class ConflictError(exceptions.APIException):
+    status_code = status.HTTP_409_CONFLICT
+    default_detail = "The record was changed by someone else; reload it and try again."
+    default_code = "conflict"
+
+
+def api_exception_handler(exc, context):
+    """Turn the services' Django errors into clear 4xx answers instead of server errors."""
+    if isinstance(exc, DjangoValidationError):
+        if hasattr(exc, "error_dict"):
+            exc = exceptions.ValidationError(exc.message_dict)
+        else:
+            exc = exceptions.ValidationError({"detail": exc.messages})
+    elif isinstance(exc, Conflict):
+        exc = ConflictError(str(exc) or None)
+    elif isinstance(exc, PermissionDenied):
+        exc = exceptions.PermissionDenied(str(exc) or None)
+    return exception_handler(exc, context)

@@ -1,0 +1,96 @@
+"""REST API of table results (submit, confirm, dispute, audit trail) and standings."""
+
+from django.http import Http404
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import extend_schema
+from rest_framework import status
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from scoring import selectors, services
+from scoring.serializers import (
+    DisputeSerializer,
+    ResultVersionSerializer,
+    StandingsSnapshotSerializer,
+    SubmitSerializer,
+    TableResultSerializer,
+)
+from tournaments.models import Round, Table, Tournament
+from tournaments.selectors import can_view_tournament, is_director, seat_of_user
+
+
+def _visible_table(request: Request, table_id: int) -> Table:
+    table = get_object_or_404(Table.objects.select_related("round__tournament"), pk=table_id)
+    tournament = table.round.tournament
+    director = is_director(request.user, tournament.club_id)
+    if not can_view_tournament(request.user, tournament) or (
+        table.round.status == Round.Status.DRAFT and not director
+    ):
+        raise Http404
+    return table
+
+
+class TableResultsView(APIView):
+    throttle_scope = "results"
+
+    def get_throttles(self):
+        # Reading is free; only writes (submissions) are throttled.
+        return super().get_throttles() if self.request.method == "POST" else []
+
+    @extend_schema(responses=TableResultSerializer)
+    def get(self, request: Request, table_id: int) -> Response:
+        """The table's result; players of the table and directors also get every version."""
+        table = _visible_table(request, table_id)
+        result = selectors.table_result(table)
+        if result is None:
+            raise Http404
+        insider = is_director(request.user, table.round.tournament.club_id) or (
+            seat_of_user(request.user, table) is not None
+        )
+        versions = selectors.result_history(table) if insider else []
+        return Response(TableResultSerializer(result, context={"versions": versions}).data)
+
+    @extend_schema(request=SubmitSerializer, responses={201: ResultVersionSerializer})
+    def post(self, request: Request, table_id: int) -> Response:
+        """Submit a score sheet (a new version), given the version you saw (0 for none)."""
+        table = _visible_table(request, table_id)
+        data = SubmitSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        version = services.result_submit(actor=request.user, table=table, **data.validated_data)
+        return Response(ResultVersionSerializer(version).data, status=status.HTTP_201_CREATED)
+
+
+class ConfirmResultView(APIView):
+    @extend_schema(request=None, responses=ResultVersionSerializer)
+    def post(self, request: Request, table_id: int, number: int) -> Response:
+        table = _visible_table(request, table_id)
+        version = services.result_confirm(actor=request.user, table=table, version_number=number)
+        return Response(ResultVersionSerializer(version).data)
+
+
+class DisputeResultView(APIView):
+    @extend_schema(request=DisputeSerializer, responses=ResultVersionSerializer)
+    def post(self, request: Request, table_id: int, number: int) -> Response:
+        table = _visible_table(request, table_id)
+        data = DisputeSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        version = services.result_dispute(
+            actor=request.user, table=table, version_number=number, note=data.validated_data["note"]
+        )
+        return Response(ResultVersionSerializer(version).data)
+
+
+class StandingsView(APIView):
+    @extend_schema(responses=StandingsSnapshotSerializer)
+    def get(self, request: Request, tournament_id: int) -> Response:
+        """The latest stored standings (computed in the background after each confirmation)."""
+        tournament = get_object_or_404(Tournament, pk=tournament_id)
+        if not can_view_tournament(request.user, tournament):
+            raise Http404
+        snapshot = selectors.standings_latest(tournament)
+        if snapshot is None:
+            return Response(
+                {"tournament": tournament.pk, "version": 0, "computed_at": None, "rows": []}
+            )
+        return Response(StandingsSnapshotSerializer(snapshot).data)

@@ -1,0 +1,64 @@
+"""REST representations of table results, their versions and standings snapshots."""
+
+from rest_framework import serializers
+
+from scoring.models import ResultVersion, StandingsSnapshot, TableResult
+
+
+class ResultVersionSerializer(serializers.ModelSerializer):
+    submitted_by = serializers.CharField(
+        source="submitted_by.username", default=None, read_only=True
+    )
+    reviewed_by = serializers.CharField(source="reviewed_by.username", default=None, read_only=True)
+    sheet = serializers.JSONField()
+    totals = serializers.ListField(child=serializers.IntegerField())
+    placements = serializers.ListField(child=serializers.FloatField())
+
+    class Meta:
+        model = ResultVersion
+        fields = [
+            "number",
+            "status",
+            "source",
+            "sheet",
+            "totals",
+            "placements",
+            "winner_position",
+            "submitted_by",
+            "submitted_at",
+            "reviewed_by",
+            "reviewed_at",
+            "note",
+        ]
+
+
+class TableResultSerializer(serializers.ModelSerializer):
+    confirmed = ResultVersionSerializer(read_only=True)
+    versions = serializers.SerializerMethodField()
+
+    class Meta:
+        model = TableResult
+        fields = ["table", "status", "version", "confirmed", "versions"]
+
+    def get_versions(self, result: TableResult) -> list[dict]:
+        versions = self.context.get("versions", [])
+        return ResultVersionSerializer(versions, many=True).data
+
+
+class SubmitSerializer(serializers.Serializer):
+    sheet = serializers.JSONField()
+    expected_version = serializers.IntegerField(min_value=0)
+    confirm = serializers.BooleanField(default=False)
+    note = serializers.CharField(max_length=1000, required=False, allow_blank=True, default="")
+
+
+class DisputeSerializer(serializers.Serializer):
+    note = serializers.CharField(max_length=1000)
+
+
+class StandingsSnapshotSerializer(serializers.ModelSerializer):
+    rows = serializers.ListField(child=serializers.DictField())
+
+    class Meta:
+        model = StandingsSnapshot
+        fields = ["tournament", "version", "computed_at", "rows"]

@@ -1,0 +1,253 @@
+"""Writes of table results (submit, confirm, dispute) and of standings snapshots.
+
+A result is a versioned score sheet: every submission is a new `ResultVersion`, and only a
+confirmed version counts. Writers lock the table's `TableResult` row and compare the version the
+client saw, so a second writer gets a conflict instead of overwriting the first.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from django.contrib.auth.models import User
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import IntegrityError, transaction
+from django.db.models import F
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from config.exceptions import Conflict
+from gameplay.engine import RuleSet
+from scoring import standings as standings_logic
+from scoring.models import ResultVersion, StandingsSnapshot, TableResult
+from scoring.score_sheet import ScoreSheetError, validate_score_sheet
+from scoring.selectors import standings_inputs
+from tournaments.models import Round, Table, Tournament
+from tournaments.selectors import is_director, seat_of_user
+
+logger = logging.getLogger(__name__)
+
+
+def results_open_for_round(*, round_: Round) -> None:
+    """Create the empty result of every table of a round that is being published."""
+    existing = set(
+        TableResult.objects.filter(table__round=round_).values_list("table_id", flat=True)
+    )
+    TableResult.objects.bulk_create(
+        TableResult(table=table) for table in round_.tables.all() if table.pk not in existing
+    )
+
+
+def validate_sheet_for_table(table: Table, sheet: Any):
+    """Check a score sheet against the table's seats and the tournament's rules."""
+    tournament = table.round.tournament
+    fixed = tournament.deals_per_round if tournament.round_format == "deals" else None
+    try:
+        return validate_score_sheet(
+            sheet,
+            players=table.seats.count(),
+            first_dealer=0,
+            rules=RuleSet.from_dict(tournament.rules),
+            fixed_deals=fixed,
+            quick_allowed=tournament.quick_results_allowed,
+        )
+    except ScoreSheetError as error:
+        raise ValidationError({"sheet": list(error.messages)}) from None
+
+
+def _lock_result(table: Table) -> TableResult:
+    try:
+        return TableResult.objects.select_for_update().get(table=table)
+    except TableResult.DoesNotExist:
+        raise ValidationError(_("The round of this table is not published yet.")) from None
+
+
+def _role(actor: User | None, table: Table) -> tuple[bool, Any]:
+    """(is a director of the club, the actor's seat at the table or None)."""
+    director = is_director(actor, table.round.tournament.club_id)
+    return director, seat_of_user(actor, table)
+
+
+@transaction.atomic
+def result_submit(
+    *,
+    actor: User,
+    table: Table,
+    sheet: Any,
+    expected_version: int,
+    confirm: bool = False,
+    note: str = "",
+) -> ResultVersion:
+    """Store a new version of a table's score sheet (a first result or a correction)."""
+    table = Table.objects.select_related("round__tournament").get(pk=table.pk)
+    director, seat = _role(actor, table)
+    if not director and seat is None:
+        raise PermissionDenied(_("Only a player at this table or a director may enter its result."))
+    if confirm and not director:
+        raise PermissionDenied(_("Only a director may enter a result that is confirmed at once."))
+    tournament = table.round.tournament
+    if tournament.status == Tournament.Status.FINISHED and not director:
+        raise ValidationError(_("The tournament is finished; ask the director for corrections."))
+    result = _lock_result(table)
+    if result.version != expected_version:
+        raise Conflict(
+            _("Version %(v)d of this result was saved meanwhile; reload it and try again.")
+            % {"v": result.version}
+        )
+    validated = validate_sheet_for_table(table, sheet)
+    return _store_version(
+        result=result,
+        validated=validated,
+        actor=actor,
+        source=ResultVersion.Source.DIRECTOR if director else ResultVersion.Source.PLAYER,
+        confirm=confirm,
+        note=note,
+    )
+
+
+def _store_version(*, result, validated, actor, source, confirm, note) -> ResultVersion:
+    table = result.table
+    ResultVersion.objects.filter(table=table, status=ResultVersion.Status.SUBMITTED).update(
+        status=ResultVersion.Status.SUPERSEDED
+    )
+    version = ResultVersion.objects.create(
+        table=table,
+        number=result.version + 1,
+        source=source,
+        sheet=validated.as_sheet(),
+        totals=list(validated.totals),
+        placements=list(validated.placements),
+        winner_position=validated.winner,
+        submitted_by=actor if actor is not None and actor.is_authenticated else None,
+        note=(note or "")[:1000],
+    )
+    result.version = version.number
+    result.status = TableResult.Status.SUBMITTED
+    result.save(update_fields=["version", "status", "updated_at"])
+    if confirm:
+        _confirm(result, version, actor)
+    return version
+
+
+@transaction.atomic
+def result_record_live(*, table: Table, sheet: Any) -> ResultVersion:
+    """Store the result of a table played live in the app: already confirmed, by the engine."""
+    table = Table.objects.select_related("round__tournament").get(pk=table.pk)
+    result = _lock_result(table)
+    validated = validate_sheet_for_table(table, sheet)
+    return _store_version(
+        result=result,
+        validated=validated,
+        actor=None,
+        source=ResultVersion.Source.LIVE,
+        confirm=True,
+        note="",
+    )
+
+
+@transaction.atomic
+def result_confirm(*, actor: User, table: Table, version_number: int) -> ResultVersion:
+    table = Table.objects.select_related("round__tournament").get(pk=table.pk)
+    director, seat = _role(actor, table)
+    if not director and seat is None:
+        raise PermissionDenied(_("Only a player at this table or a director may confirm."))
+    result = _lock_result(table)
+    version = _current_version(result, version_number)
+    if version.status == ResultVersion.Status.CONFIRMED:
+        return version
+    if version.status == ResultVersion.Status.DISPUTED and not director:
+        raise ValidationError(_("This result is disputed; the director decides."))
+    if not director and version.submitted_by_id == actor.pk:
+        raise PermissionDenied(_("Another player at the table must confirm your sheet."))
+    _confirm(result, version, actor)
+    return version
+
+
+@transaction.atomic
+def result_dispute(*, actor: User, table: Table, version_number: int, note: str) -> ResultVersion:
+    table = Table.objects.select_related("round__tournament").get(pk=table.pk)
+    director, seat = _role(actor, table)
+    if not director and seat is None:
+        raise PermissionDenied(_("Only a player at this table or a director may dispute."))
+    note = (note or "").strip()
+    if not note:
+        raise ValidationError({"note": _("Say what is wrong with the sheet.")})
+    result = _lock_result(table)
+    version = _current_version(result, version_number)
+    if version.status != ResultVersion.Status.SUBMITTED:
+        raise ValidationError(_("Only a result waiting for confirmation can be disputed."))
+    if not director and version.submitted_by_id == actor.pk:
+        raise ValidationError(_("Submit a corrected sheet instead of disputing your own."))
+    version.status = ResultVersion.Status.DISPUTED
+    version.reviewed_by = actor
+    version.reviewed_at = timezone.now()
+    version.note = (f"{version.note}\n{note}" if version.note else note)[:1000]
+    version.save(update_fields=["status", "reviewed_by", "reviewed_at", "note"])
+    result.status = TableResult.Status.DISPUTED
+    result.save(update_fields=["status", "updated_at"])
+    return version
+
+
+def _current_version(result: TableResult, version_number: int) -> ResultVersion:
+    if version_number != result.version:
+        raise Conflict(
+            _("Version %(v)d is the latest version of this result; reload it.")
+            % {"v": result.version}
+        )
+    return ResultVersion.objects.select_for_update().get(table=result.table, number=version_number)
+
+
+def _confirm(result: TableResult, version: ResultVersion, actor: User | None) -> None:
+    if result.confirmed_id and result.confirmed_id != version.pk:
+        ResultVersion.objects.filter(pk=result.confirmed_id).update(
+            status=ResultVersion.Status.SUPERSEDED
+        )
+    version.status = ResultVersion.Status.CONFIRMED
+    version.reviewed_by = actor if actor is not None and actor.is_authenticated else None
+    version.reviewed_at = timezone.now()
+    version.save(update_fields=["status", "reviewed_by", "reviewed_at"])
+    result.confirmed = version
+    result.status = TableResult.Status.CONFIRMED
+    result.save(update_fields=["confirmed", "status", "updated_at"])
+    round_ = result.table.round
+    tournament_id = round_.tournament_id
+    Tournament.objects.filter(pk=tournament_id).update(results_version=F("results_version") + 1)
+    if round_.status == Round.Status.PUBLISHED:
+        open_tables = TableResult.objects.filter(table__round=round_).exclude(
+            status=TableResult.Status.CONFIRMED
+        )
+        if not open_tables.exists():
+            Round.objects.filter(pk=round_.pk).update(status=Round.Status.FINISHED)
+    _schedule_standings(tournament_id)
+
+
+def _schedule_standings(tournament_id: int) -> None:
+    from scoring.tasks import recompute_standings
+
+    transaction.on_commit(lambda: recompute_standings.delay(tournament_id))
+
+
+def standings_recompute(*, tournament_id: int) -> StandingsSnapshot | None:
+    """Store the standings of the tournament's current results version, unless already stored."""
+    tournament = Tournament.objects.get(pk=tournament_id)
+    version = tournament.results_version
+    if StandingsSnapshot.objects.filter(tournament=tournament, version__gte=version).exists():
+        return None
+    players, results, names = standings_inputs(tournament)
+    table = standings_logic.compute_standings(
+        players,
+        results,
+        precedence=tournament.standings_precedence,
+        placement_points=tournament.placement_points,
+        seed=tournament.seed,
+    )
+    rows = [standings_logic.row_to_dict(row) | names[row.player] for row in table]
+    try:
+        with transaction.atomic():
+            return StandingsSnapshot.objects.create(
+                tournament=tournament, version=version, rows=rows
+            )
+    except IntegrityError:
+        # Another worker stored this version first; both computed the same thing.
+        return None

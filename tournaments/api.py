@@ -1,0 +1,231 @@
+"""REST API of clubs, players, tournaments, registrations and rounds: thin calls into services."""
+
+from django.db.models import Prefetch
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import extend_schema
+from rest_framework import mixins, status, viewsets
+from rest_framework.decorators import action
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from tournaments import selectors, services
+from tournaments.models import Club, Registration, Round, Seat, Table, Tournament
+from tournaments.serializers import (
+    ClubSerializer,
+    DrawSerializer,
+    PlayerSerializer,
+    PlayerUpdateSerializer,
+    RegistrationSerializer,
+    RoundSerializer,
+    RoundSummarySerializer,
+    SwapSerializer,
+    TableSerializer,
+    TournamentSerializer,
+    TournamentUpdateSerializer,
+)
+
+
+def _valid(serializer_class, request: Request, **kwargs):
+    serializer = serializer_class(data=request.data, **kwargs)
+    serializer.is_valid(raise_exception=True)
+    return serializer.validated_data
+
+
+class ClubViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
+    serializer_class = ClubSerializer
+    queryset = Club.objects.order_by("name")
+
+    def create(self, request: Request) -> Response:
+        data = _valid(ClubSerializer, request)
+        club = services.club_create(
+            actor=request.user,
+            name=data["name"],
+            slug=data.get("slug", ""),
+            directors=[request.user],
+        )
+        return Response(ClubSerializer(club).data, status=status.HTTP_201_CREATED)
+
+
+class PlayerViewSet(
+    mixins.CreateModelMixin, mixins.UpdateModelMixin, viewsets.ReadOnlyModelViewSet
+):
+    serializer_class = PlayerSerializer
+    http_method_names = ["get", "post", "patch", "head", "options"]
+
+    def get_queryset(self):
+        players = selectors.players_visible_to(self.request.user).order_by("name", "id")
+        club = self.request.query_params.get("club")
+        return players.filter(club_id=club) if club and club.isdigit() else players
+
+    def create(self, request: Request) -> Response:
+        data = _valid(PlayerSerializer, request)
+        player = services.player_create(
+            actor=request.user, club=data["club"], name=data["name"], user=data.get("user")
+        )
+        return Response(PlayerSerializer(player).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(request=PlayerUpdateSerializer, responses=PlayerSerializer)
+    def partial_update(self, request: Request, pk=None) -> Response:
+        data = _valid(PlayerUpdateSerializer, request)
+        player = services.player_update(actor=request.user, player=self.get_object(), **data)
+        return Response(PlayerSerializer(player).data)
+
+
+class TournamentViewSet(
+    mixins.CreateModelMixin, mixins.UpdateModelMixin, viewsets.ReadOnlyModelViewSet
+):
+    serializer_class = TournamentSerializer
+    http_method_names = ["get", "post", "patch", "head", "options"]
+
+    def get_queryset(self):
+        return selectors.tournaments_visible_to(self.request.user).order_by("-date", "-id")
+
+    def create(self, request: Request) -> Response:
+        data = dict(_valid(TournamentSerializer, request))
+        tournament = services.tournament_create(
+            actor=request.user,
+            club=data.pop("club"),
+            name=data.pop("name"),
+            date=data.pop("date"),
+            **data,
+        )
+        return Response(TournamentSerializer(tournament).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(request=TournamentUpdateSerializer, responses=TournamentSerializer)
+    def partial_update(self, request: Request, pk=None) -> Response:
+        data = _valid(TournamentUpdateSerializer, request, partial=True)
+        tournament = services.tournament_update(
+            actor=request.user, tournament=self.get_object(), **data
+        )
+        return Response(TournamentSerializer(tournament).data)
+
+    @extend_schema(request=None, responses=TournamentSerializer)
+    @action(detail=True, methods=["post"])
+    def finish(self, request: Request, pk=None) -> Response:
+        tournament = services.tournament_finish(actor=request.user, tournament=self.get_object())
+        return Response(TournamentSerializer(tournament).data)
+
+    @extend_schema(responses=RoundSummarySerializer(many=True), methods=["GET"])
+    @extend_schema(request=DrawSerializer, responses={201: RoundSerializer}, methods=["POST"])
+    @action(detail=True, methods=["get", "post"])
+    def rounds(self, request: Request, pk=None) -> Response:
+        """GET: the rounds; POST: draw the next round (a draft to check, redraw or publish)."""
+        tournament = self.get_object()
+        if request.method == "POST":
+            data = _valid(DrawSerializer, request)
+            round_ = services.round_draw(
+                actor=request.user, tournament=tournament, seed=data.get("seed")
+            )
+            return Response(
+                RoundSerializer(_round_with_tables(round_.pk)).data, status=status.HTTP_201_CREATED
+            )
+        rounds = _rounds_visible(request, tournament)
+        return Response(RoundSummarySerializer(rounds, many=True).data)
+
+
+def _rounds_visible(request: Request, tournament: Tournament):
+    rounds = tournament.rounds.order_by("number")
+    if not selectors.is_director(request.user, tournament.club_id):
+        rounds = rounds.exclude(status=Round.Status.DRAFT)
+    return rounds
+
+
+def _round_with_tables(pk: int) -> Round:
+    seats = Seat.objects.select_related("registration__player").order_by("position")
+    tables = Table.objects.select_related("round").prefetch_related(
+        Prefetch("seats", queryset=seats)
+    )
+    return Round.objects.prefetch_related(
+        Prefetch("tables", queryset=tables.order_by("number"))
+    ).get(pk=pk)
+
+
+class RegistrationViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
+    serializer_class = RegistrationSerializer
+
+    def get_queryset(self):
+        visible = selectors.tournaments_visible_to(self.request.user)
+        registrations = Registration.objects.filter(tournament__in=visible).select_related("player")
+        tournament = self.request.query_params.get("tournament")
+        if tournament and tournament.isdigit():
+            registrations = registrations.filter(tournament_id=tournament)
+        return registrations.order_by("tournament_id", "start_number")
+
+    def create(self, request: Request) -> Response:
+        data = _valid(RegistrationSerializer, request)
+        registration = services.registration_create(
+            actor=request.user, tournament=data["tournament"], player=data["player"]
+        )
+        return Response(RegistrationSerializer(registration).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(request=None, responses=RegistrationSerializer)
+    @action(detail=True, methods=["post"])
+    def withdraw(self, request: Request, pk=None) -> Response:
+        registration = services.registration_withdraw(
+            actor=request.user, registration=self.get_object()
+        )
+        return Response(RegistrationSerializer(registration).data)
+
+
+class RoundViewSet(viewsets.ReadOnlyModelViewSet):
+    serializer_class = RoundSerializer
+
+    def get_queryset(self):
+        user = self.request.user
+        visible = selectors.tournaments_visible_to(user)
+        rounds = Round.objects.filter(tournament__in=visible)
+        directed = selectors.directed_club_ids(user)
+        rounds = rounds.exclude(status=Round.Status.DRAFT) | rounds.filter(
+            tournament__club_id__in=directed
+        )
+        seats = Seat.objects.select_related("registration__player").order_by("position")
+        tables = Table.objects.select_related("round").prefetch_related(
+            Prefetch("seats", queryset=seats)
+        )
+        return rounds.prefetch_related(
+            Prefetch("tables", queryset=tables.order_by("number"))
+        ).order_by("tournament_id", "number")
+
+    @extend_schema(request=DrawSerializer, responses=RoundSerializer)
+    @action(detail=True, methods=["post"])
+    def redraw(self, request: Request, pk=None) -> Response:
+        data = _valid(DrawSerializer, request)
+        round_ = services.round_redraw(
+            actor=request.user, round_=self.get_object(), seed=data.get("seed")
+        )
+        return Response(RoundSerializer(_round_with_tables(round_.pk)).data)
+
+    @extend_schema(request=SwapSerializer, responses=RoundSerializer)
+    @action(detail=True, methods=["post"])
+    def swap(self, request: Request, pk=None) -> Response:
+        data = _valid(SwapSerializer, request)
+        round_ = self.get_object()
+        first = get_object_or_404(Seat, pk=data["first_seat"], round=round_)
+        second = get_object_or_404(Seat, pk=data["second_seat"], round=round_)
+        services.round_swap_seats(actor=request.user, round_=round_, first=first, second=second)
+        return Response(RoundSerializer(_round_with_tables(round_.pk)).data)
+
+    @extend_schema(request=None, responses=RoundSerializer)
+    @action(detail=True, methods=["post"])
+    def publish(self, request: Request, pk=None) -> Response:
+        round_ = services.round_publish(actor=request.user, round_=self.get_object())
+        return Response(RoundSerializer(_round_with_tables(round_.pk)).data)
+
+
+class TableViewSet(viewsets.ReadOnlyModelViewSet):
+    serializer_class = TableSerializer
+
+    def get_queryset(self):
+        user = self.request.user
+        visible = selectors.tournaments_visible_to(user)
+        tables = Table.objects.filter(round__tournament__in=visible)
+        directed = selectors.directed_club_ids(user)
+        tables = tables.exclude(round__status=Round.Status.DRAFT) | tables.filter(
+            round__tournament__club_id__in=directed
+        )
+        seats = Seat.objects.select_related("registration__player").order_by("position")
+        return (
+            tables.select_related("round")
+            .prefetch_related(Prefetch("seats", queryset=seats))
+            .order_by("round__tournament_id", "round__number", "number")
+        )

@@ -1,0 +1,490 @@
+"""Writes of clubs, players, tournaments, registrations and rounds, with their permission checks.
+
+Every function takes the acting user as `actor`, checks that this user may do it, and runs in one
+transaction. Views, API views, admin actions and management commands all call these.
+"""
+
+from __future__ import annotations
+
+import datetime
+import secrets
+from typing import Any
+
+from django.contrib.auth.models import User
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import IntegrityError, transaction
+from django.db.models import Max
+from django.utils import timezone
+from django.utils.text import slugify
+from django.utils.translation import gettext as _
+
+from gameplay.engine import RuleOptionError, RuleSet
+from scoring.standings import validate_placement_points, validate_precedence
+from tournaments import seating
+from tournaments.models import (
+    Club,
+    Player,
+    Registration,
+    Round,
+    Seat,
+    Table,
+    Tournament,
+)
+from tournaments.selectors import (
+    is_director,
+    latest_round,
+    registrations_playing,
+    seating_history,
+)
+
+SEED_LIMIT = 2**62
+# Fields that shape the draw and the results; fixed once the first round is drawn.
+FORMAT_FIELDS = (
+    "rounds_planned",
+    "table_size",
+    "bots_allowed",
+    "round_format",
+    "deals_per_round",
+    "rules",
+    "seating_mode",
+)
+EDITABLE_FIELDS = (
+    "name",
+    "date",
+    "is_public",
+    "quick_results_allowed",
+    "standings_precedence",
+    "placement_points",
+    *FORMAT_FIELDS,
+)
+
+
+def new_seed() -> int:
+    return secrets.randbelow(SEED_LIMIT)
+
+
+def _require_director(actor: User | None, club: Club | int) -> None:
+    if not is_director(actor, club):
+        raise PermissionDenied(_("Only a director of this club may do this."))
+
+
+def _require_superuser(actor: User | None) -> None:
+    if actor is None or not actor.is_authenticated or not actor.is_superuser:
+        raise PermissionDenied(_("Only a site administrator may do this."))
+
+
+# ----------------------------------------------------------------------------- clubs and players
+@transaction.atomic
+def club_create(*, actor: User, name: str, slug: str = "", directors: list[User] = ()) -> Club:
+    _require_superuser(actor)
+    name = name.strip()
+    if not name:
+        raise ValidationError({"name": _("A club needs a name.")})
+    slug = slugify(slug or name) or f"club-{secrets.token_hex(3)}"
+    if Club.objects.filter(name=name).exists() or Club.objects.filter(slug=slug).exists():
+        raise ValidationError({"name": _("A club with this name already exists.")})
+    club = Club.objects.create(name=name, slug=slug)
+    club.directors.add(*directors)
+    return club
+
+
+@transaction.atomic
+def club_add_director(*, actor: User, club: Club, user: User) -> None:
+    _require_director(actor, club)
+    club.directors.add(user)
+
+
+@transaction.atomic
+def player_create(*, actor: User, club: Club, name: str, user: User | None = None) -> Player:
+    _require_director(actor, club)
+    name = " ".join(name.split())
+    if not name:
+        raise ValidationError({"name": _("A player needs a name.")})
+    if len(name) > 120:
+        raise ValidationError({"name": _("A name has at most 120 characters.")})
+    if user is not None and Player.objects.filter(user=user).exists():
+        raise ValidationError({"user": _("This login already belongs to a player.")})
+    return Player.objects.create(club=club, name=name, user=user)
+
+
+@transaction.atomic
+def player_update(*, actor: User, player: Player, name: str | None = None) -> Player:
+    _require_director(actor, player.club_id)
+    if name is not None:
+        name = " ".join(name.split())
+        if not name:
+            raise ValidationError({"name": _("A player needs a name.")})
+        player.name = name
+        player.save(update_fields=["name"])
+    return player
+
+
+# ----------------------------------------------------------------------------- tournaments
+def _clean_tournament_options(options: dict[str, Any]) -> dict[str, Any]:
+    """Validate the format options as a whole; raises ValidationError naming the field."""
+    errors: dict[str, str] = {}
+    try:
+        RuleSet.from_dict(options.get("rules") or {})
+    except RuleOptionError as error:
+        errors["rules"] = str(error)
+    rounds = options.get("rounds_planned", 5)
+    if not isinstance(rounds, int) or not 1 <= rounds <= 60:
+        errors["rounds_planned"] = _("A tournament has from 1 to 60 rounds.")
+    if options.get("table_size", "4") not in Tournament.TableSize.values:
+        errors["table_size"] = _("The table size is 3, 4 or mixed.")
+    round_format = options.get("round_format", Tournament.RoundFormat.GAME)
+    deals = options.get("deals_per_round")
+    if round_format == Tournament.RoundFormat.DEALS:
+        multiple = _deals_multiple(options.get("table_size", "4"), options.get("bots_allowed"))
+        if not isinstance(deals, int) or deals <= 0 or deals % multiple or deals > 240:
+            errors["deals_per_round"] = _(
+                "With a fixed number of deals, it must be a positive multiple of %(n)d "
+                "(up to 240) so that everyone at every table deals equally often."
+            ) % {"n": multiple}
+    elif deals is not None:
+        errors["deals_per_round"] = _("Only a round of a fixed number of deals has a deal count.")
+    if "standings_precedence" in options:
+        try:
+            validate_precedence(options["standings_precedence"])
+        except (ValueError, TypeError) as error:
+            errors["standings_precedence"] = str(error)
+    if options.get("placement_points") is not None:
+        try:
+            validate_placement_points(options["placement_points"])
+        except (ValueError, TypeError) as error:
+            errors["placement_points"] = str(error)
+    if errors:
+        raise ValidationError(errors)
+    return options
+
+
+def _deals_multiple(table_size: str, bots_allowed: bool | None) -> int:
+    if table_size == Tournament.TableSize.MIXED:
+        return 12
+    size = int(table_size)
+    # Without bots an odd player count forces tables of the other size too.
+    return size if bots_allowed else 12
+
+
+@transaction.atomic
+def tournament_create(
+    *, actor: User, club: Club, name: str, date: datetime.date, **options: Any
+) -> Tournament:
+    _require_director(actor, club)
+    unknown = set(options) - set(EDITABLE_FIELDS)
+    if unknown:
+        raise ValidationError({field: _("Unknown field.") for field in sorted(unknown)})
+    name = " ".join((name or "").split())
+    if not name:
+        raise ValidationError({"name": _("A tournament needs a name.")})
+    _clean_tournament_options(options)
+    tournament = Tournament(club=club, name=name, date=date, seed=new_seed(), **options)
+    tournament.full_clean()
+    tournament.save()
+    return tournament
+
+
+@transaction.atomic
+def tournament_update(*, actor: User, tournament: Tournament, **changes: Any) -> Tournament:
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    _require_director(actor, tournament.club_id)
+    unknown = set(changes) - set(EDITABLE_FIELDS)
+    if unknown:
+        raise ValidationError({field: _("Unknown field.") for field in sorted(unknown)})
+    if tournament.status == Tournament.Status.FINISHED:
+        raise ValidationError(_("A finished tournament can no longer be changed."))
+    started = tournament.rounds.exists()
+    locked = [f for f in FORMAT_FIELDS if f in changes and changes[f] != getattr(tournament, f)]
+    if started and locked and locked != ["rounds_planned"]:
+        raise ValidationError(
+            {f: _("The format is fixed once the first round is drawn.") for f in locked}
+        )
+    if "rounds_planned" in changes and started:
+        drawn = latest_round(tournament).number
+        if changes["rounds_planned"] < drawn:
+            raise ValidationError(
+                {"rounds_planned": _("%(n)d rounds are already drawn.") % {"n": drawn}}
+            )
+    current = {f: getattr(tournament, f) for f in EDITABLE_FIELDS}
+    current.update(changes)
+    _clean_tournament_options({f: current[f] for f in EDITABLE_FIELDS if f not in ("name", "date")})
+    for field, value in changes.items():
+        setattr(tournament, field, value)
+    if "name" in changes and not " ".join(str(changes["name"]).split()):
+        raise ValidationError({"name": _("A tournament needs a name.")})
+    tournament.full_clean()
+    tournament.save()
+    return tournament
+
+
+@transaction.atomic
+def tournament_finish(*, actor: User, tournament: Tournament) -> Tournament:
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    _require_director(actor, tournament.club_id)
+    if tournament.status == Tournament.Status.FINISHED:
+        return tournament
+    unfinished = tournament.rounds.exclude(status=Round.Status.FINISHED)
+    if unfinished.exists():
+        numbers = ", ".join(str(n) for n in unfinished.values_list("number", flat=True))
+        raise ValidationError(_("Rounds %(numbers)s are not finished yet.") % {"numbers": numbers})
+    tournament.status = Tournament.Status.FINISHED
+    tournament.save(update_fields=["status"])
+    return tournament
+
+
+# ----------------------------------------------------------------------------- registrations
+@transaction.atomic
+def registration_create(*, actor: User, tournament: Tournament, player: Player) -> Registration:
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    _require_director(actor, tournament.club_id)
+    if player.club_id != tournament.club_id:
+        raise ValidationError({"player": _("The player belongs to another club.")})
+    if tournament.status == Tournament.Status.FINISHED:
+        raise ValidationError(_("The tournament is finished."))
+    existing = tournament.registrations.filter(player=player).first()
+    if existing is not None:
+        if existing.status == Registration.Status.ACTIVE:
+            raise ValidationError({"player": _("The player is already registered.")})
+        return _registration_rejoin(tournament, existing)
+    last = latest_round(tournament)
+    if last is not None and last.status == Round.Status.DRAFT:
+        raise ValidationError(
+            _("Round %(n)d is drawn but not published: publish or redraw it after the entry.")
+            % {"n": last.number}
+        )
+    highest = tournament.registrations.aggregate(top=Max("start_number"))["top"] or 0
+    first_round = last.number + 1 if last is not None else 1
+    try:
+        with transaction.atomic():
+            return Registration.objects.create(
+                tournament=tournament,
+                player=player,
+                start_number=highest + 1,
+                first_round=first_round,
+            )
+    except IntegrityError:
+        raise ValidationError({"player": _("The player is already registered.")}) from None
+
+
+def _registration_rejoin(tournament: Tournament, registration: Registration) -> Registration:
+    """A withdrawn player comes back from the next round on."""
+    last = latest_round(tournament)
+    if last is not None and last.status == Round.Status.DRAFT:
+        raise ValidationError(
+            _("Round %(n)d is drawn but not published: publish or redraw it after the entry.")
+            % {"n": last.number}
+        )
+    registration.status = Registration.Status.ACTIVE
+    registration.withdrawn_after = None
+    registration.save(update_fields=["status", "withdrawn_after"])
+    return registration
+
+
+@transaction.atomic
+def registration_withdraw(*, actor: User, registration: Registration) -> Registration:
+    tournament = Tournament.objects.select_for_update().get(pk=registration.tournament_id)
+    _require_director(actor, tournament.club_id)
+    registration = Registration.objects.select_for_update().get(pk=registration.pk)
+    if registration.status == Registration.Status.WITHDRAWN:
+        return registration
+    last = latest_round(tournament)
+    if last is not None and last.status == Round.Status.DRAFT:
+        raise ValidationError(
+            _("Round %(n)d is drawn but not published: redraw it after the withdrawal.")
+            % {"n": last.number}
+        )
+    registration.status = Registration.Status.WITHDRAWN
+    registration.withdrawn_after = last.number if last is not None else 0
+    registration.save(update_fields=["status", "withdrawn_after"])
+    return registration
+
+
+# ----------------------------------------------------------------------------- rounds
+def _seating_policy(tournament: Tournament) -> tuple[int | str, str]:
+    table_size: int | str = (
+        "mixed"
+        if tournament.table_size == Tournament.TableSize.MIXED
+        else int(tournament.table_size)
+    )
+    fill = "bots" if tournament.bots_allowed else "mixed"
+    return table_size, fill
+
+
+def _compute_draw(tournament: Tournament, number: int, seed: int) -> list[tuple[int | None, ...]]:
+    """The tables (registration ids in seat order, None for a bot) of round `number`."""
+    players = [r.pk for r in registrations_playing(tournament, number)]
+    table_size, fill = _seating_policy(tournament)
+    if len(players) < 2:
+        raise ValidationError(_("At least two players are needed for a round."))
+    if tournament.seating_mode == Tournament.SeatingMode.SCHEDULE:
+        schedule_rounds = _scheduled_round(tournament, players, number, table_size, fill)
+        if schedule_rounds is not None:
+            return schedule_rounds
+    history = seating_history(tournament, number)
+    standings = None
+    if tournament.seating_mode == Tournament.SeatingMode.STANDINGS:
+        from scoring.selectors import standings_order
+
+        standings = standings_order(tournament, players)
+    mode = "standings" if standings is not None else "balanced"
+    try:
+        draw = seating.draw_round(
+            players,
+            table_size=table_size,
+            fill=fill,
+            mode=mode,
+            seed=seed,
+            meetings=history.meetings,
+            standings=standings,
+            seat_counts=history.seat_counts,
+            bot_counts=history.bot_counts,
+        )
+    except seating.SeatingError as error:
+        raise ValidationError(str(error)) from None
+    return [tuple(table) for table in draw.tables]
+
+
+def _scheduled_round(tournament, players, number, table_size, fill):
+    """Round `number` of the whole-tournament schedule, while the field is unchanged."""
+    first = tournament.rounds.filter(number=1).first()
+    first_players = (
+        sorted(
+            Seat.objects.filter(round=first, registration__isnull=False).values_list(
+                "registration_id", flat=True
+            )
+        )
+        if first is not None
+        else sorted(players)
+    )
+    if sorted(players) != first_players:
+        return None  # late entries or withdrawals: later rounds are drawn round by round
+    try:
+        schedule = seating.draw_schedule(
+            first_players,
+            rounds=tournament.rounds_planned,
+            table_size=table_size,
+            fill=fill,
+            seed=tournament.seed,
+        )
+    except seating.SeatingError as error:
+        raise ValidationError(str(error)) from None
+    return [tuple(table) for table in schedule.rounds[number - 1].tables]
+
+
+def _store_tables(round_: Round, tables: list[tuple[int | None, ...]], bot_level: str) -> None:
+    for number, seated in enumerate(tables, start=1):
+        table = Table.objects.create(round=round_, number=number)
+        Seat.objects.bulk_create(
+            Seat(
+                table=table,
+                round=round_,
+                position=position,
+                registration_id=registration,
+                bot_level=bot_level if registration is None else "",
+            )
+            for position, registration in enumerate(seated)
+        )
+
+
+@transaction.atomic
+def round_draw(*, actor: User, tournament: Tournament, seed: int | None = None) -> Round:
+    """Draw the next round as a draft that the director can check, redraw or edit, then publish."""
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    _require_director(actor, tournament.club_id)
+    if tournament.status == Tournament.Status.FINISHED:
+        raise ValidationError(_("The tournament is finished."))
+    last = latest_round(tournament)
+    if last is not None and last.status != Round.Status.FINISHED:
+        raise ValidationError(
+            _("Round %(n)d is not finished: every table needs a confirmed result first.")
+            % {"n": last.number}
+            if last.status == Round.Status.PUBLISHED
+            else _("Round %(n)d is drawn already: publish or redraw it.") % {"n": last.number}
+        )
+    number = last.number + 1 if last is not None else 1
+    if number > tournament.rounds_planned:
+        raise ValidationError(
+            _("All %(n)d rounds are drawn; finish the tournament or add rounds.")
+            % {"n": tournament.rounds_planned}
+        )
+    seed = new_seed() if seed is None else seed
+    tables = _compute_draw(tournament, number, seed)
+    round_ = Round.objects.create(tournament=tournament, number=number, seed=seed)
+    _store_tables(round_, tables, Seat.BotLevel.NORMAL)
+    if tournament.status == Tournament.Status.DRAFT:
+        tournament.status = Tournament.Status.RUNNING
+        tournament.save(update_fields=["status"])
+    return round_
+
+
+@transaction.atomic
+def round_redraw(*, actor: User, round_: Round, seed: int | None = None) -> Round:
+    round_ = Round.objects.select_for_update().select_related("tournament").get(pk=round_.pk)
+    _require_director(actor, round_.tournament.club_id)
+    if round_.status != Round.Status.DRAFT:
+        raise ValidationError(_("Only a draft round can be redrawn."))
+    seed = new_seed() if seed is None else seed
+    if seed == round_.seed:
+        raise ValidationError({"seed": _("A redraw needs another seed.")})
+    tables = _compute_draw(round_.tournament, round_.number, seed)
+    round_.tables.all().delete()
+    round_.seed = seed
+    round_.save(update_fields=["seed"])
+    _store_tables(round_, tables, Seat.BotLevel.NORMAL)
+    return round_
+
+
+@transaction.atomic
+def round_swap_seats(*, actor: User, round_: Round, first: Seat, second: Seat) -> None:
+    """Swap who sits in two seats of a draft round (a player or a bot)."""
+    round_ = Round.objects.select_for_update().select_related("tournament").get(pk=round_.pk)
+    _require_director(actor, round_.tournament.club_id)
+    if round_.status != Round.Status.DRAFT:
+        raise ValidationError(_("Seats can be swapped only before the round is published."))
+    seats = list(
+        Seat.objects.select_for_update().filter(round=round_, pk__in=[first.pk, second.pk])
+    )
+    if len(seats) != 2:
+        raise ValidationError(_("Pick two different seats of this round."))
+    one, two = seats
+    occupants = [(one.registration_id, one.bot_level), (two.registration_id, two.bot_level)]
+    # The one-seat-per-round constraint forbids a moment with the same player twice, so the first
+    # seat holds a bot while the second takes its occupant.
+    one.registration_id, one.bot_level = None, Seat.BotLevel.NORMAL
+    one.save(update_fields=["registration", "bot_level"])
+    two.registration_id, two.bot_level = occupants[0]
+    two.save(update_fields=["registration", "bot_level"])
+    one.registration_id, one.bot_level = occupants[1]
+    one.save(update_fields=["registration", "bot_level"])
+    for table_id in {one.table_id, two.table_id}:
+        humans = Seat.objects.filter(table_id=table_id, registration__isnull=False).count()
+        if humans < 2:
+            raise ValidationError(_("A table needs at least two players."))
+
+
+@transaction.atomic
+def round_publish(*, actor: User, round_: Round) -> Round:
+    from scoring.services import results_open_for_round
+
+    round_ = Round.objects.select_for_update().select_related("tournament").get(pk=round_.pk)
+    _require_director(actor, round_.tournament.club_id)
+    if round_.status != Round.Status.DRAFT:
+        raise ValidationError(_("The round is already published."))
+    round_.status = Round.Status.PUBLISHED
+    round_.published_at = timezone.now()
+    round_.save(update_fields=["status", "published_at"])
+    results_open_for_round(round_=round_)
+    return round_
+
+
+@transaction.atomic
+def round_delete_draft(*, actor: User, round_: Round) -> None:
+    round_ = Round.objects.select_for_update().select_related("tournament").get(pk=round_.pk)
+    _require_director(actor, round_.tournament.club_id)
+    if round_.status != Round.Status.DRAFT:
+        raise ValidationError(_("Only a draft round can be deleted."))
+    tournament = round_.tournament
+    round_.delete()
+    if not tournament.rounds.exists():
+        tournament.status = Tournament.Status.DRAFT
+        tournament.save(update_fields=["status"])
