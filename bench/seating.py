@@ -105,7 +105,7 @@ def main() -> None:
     # Not in the table of known maxima: these take the tabu search, the slow path.
     searched = [
         schedule_instance(players, size, rounds, args.runs)
-        for players, size, rounds in ((20, 4, 6), (36, 4, 11), (30, 3, 14), (44, 4, 14))
+        for players, size, rounds in ((22, 4, 7), (44, 4, 14), (60, 4, 19), (26, 3, 12))
     ]
     rounds = [round_seconds(mode, args.runs) for mode in ("balanced", "standings")]
 

@@ -29,10 +29,30 @@ def pytest_report_header(config: pytest.Config) -> list[str]:
 
     database = settings.DATABASES["default"]
     celery = "eager" if settings.CELERY_TASK_ALWAYS_EAGER else settings.CELERY_BROKER_URL
-    return [f"database: {database['ENGINE']} ({database['NAME']}); celery: {celery}"]
+    lines = [f"database: {database['ENGINE']} ({database['NAME']}); celery: {celery}"]
+    missing = _integration_backends_missing()
+    lines.append(f"integration tests: {'left out, ' + missing if missing else 'run'}")
+    return lines
+
+
+def _integration_backends_missing() -> str | None:
+    """Why the integration tests cannot run here, or None when they can."""
+    from django.conf import settings
+
+    if settings.DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql":
+        return "they need DATABASE_URL=postgres://... (the CI's PostgreSQL pass runs them)"
+    return None
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    # A worker process cannot share SQLite's in-memory test database, so on SQLite the
+    # integration tests are left out of the run (not skipped); on PostgreSQL they run.
+    missing = _integration_backends_missing()
+    if missing:
+        left_out = [item for item in items if item.get_closest_marker("integration")]
+        if left_out:
+            config.hook.pytest_deselected(items=left_out)
+            items[:] = [item for item in items if not item.get_closest_marker("integration")]
     # Sync Playwright leaves its event loop marked running until the session ends, which breaks
     # any asyncio test that runs after a browser test; so browser tests go last.
     items.sort(key=lambda item: item.get_closest_marker("e2e") is not None)

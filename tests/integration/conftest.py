@@ -1,0 +1,77 @@
+"""A real Celery worker process on Redis, sharing the PostgreSQL test database with the tests."""
+
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from django.db import connection
+
+from config.celery import app
+
+ROOT = Path(__file__).resolve().parents[2]
+# A Redis database of its own, so a test run never meets a developer's queued tasks.
+BROKER = os.environ.get("INTEGRATION_REDIS_URL", "redis://127.0.0.1:6379/14")
+
+
+def test_database_url() -> str:
+    db = connection.settings_dict
+    user = db.get("USER") or "postgres"
+    password = f":{db['PASSWORD']}" if db.get("PASSWORD") else ""
+    host = db.get("HOST") or "127.0.0.1"
+    port = db.get("PORT") or 5432
+    return f"postgres://{user}{password}@{host}:{port}/{db['NAME']}"
+
+
+@pytest.fixture
+def celery_worker_process(transactional_db):
+    """Start `celery worker` as a separate process and send this process's tasks to it."""
+    env = dict(os.environ, DATABASE_URL=test_database_url(), REDIS_URL=BROKER, DEBUG="1")
+    previous = {key: app.conf[key] for key in ("task_always_eager", "broker_url", "result_backend")}
+    app.conf.update(task_always_eager=False, broker_url=BROKER, result_backend=BROKER)
+    _forget_connections()
+    app.control.purge()  # tasks left over from an aborted run
+    worker = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "celery",
+            "-A",
+            "config",
+            "worker",
+            "--pool=solo",
+            "--loglevel=INFO",
+            "--without-gossip",
+            "--without-mingle",
+            "--hostname=integration@%h",
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    try:
+        deadline = time.monotonic() + 30
+        while not app.control.ping(timeout=0.5):
+            if worker.poll() is not None or time.monotonic() > deadline:
+                output = worker.stdout.read() if worker.poll() is not None else ""
+                pytest.fail(f"the Celery worker did not start:\n{output}")
+        yield worker
+    finally:
+        worker.terminate()
+        try:
+            worker.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            worker.kill()
+        app.conf.update(previous)
+        _forget_connections()
+
+
+def _forget_connections() -> None:
+    # Celery caches its connection and producer pools on first use; after switching the broker
+    # they must be made anew, or tasks would still go to the in-memory transport.
+    app._pool = None
+    app.amqp._producer_pool = None
