@@ -317,7 +317,7 @@ def _compute_draw(tournament: Tournament, number: int, seed: int) -> list[tuple[
     if len(players) < 2:
         raise ValidationError(_("At least two players are needed for a round."))
     if tournament.seating_mode == Tournament.SeatingMode.SCHEDULE:
-        schedule_rounds = _scheduled_round(tournament, players, number, table_size, fill)
+        schedule_rounds = _scheduled_round(tournament, players, number, table_size, fill, seed)
         if schedule_rounds is not None:
             return schedule_rounds
     history = seating_history(tournament, number)
@@ -344,27 +344,33 @@ def _compute_draw(tournament: Tournament, number: int, seed: int) -> list[tuple[
     return [tuple(table) for table in draw.tables]
 
 
-def _scheduled_round(tournament, players, number, table_size, fill):
-    """Round `number` of the whole-tournament schedule, while the field is unchanged."""
+def _schedule_field(tournament: Tournament, players: list[int]) -> list[int] | None:
+    """The players of the whole-tournament schedule, or None once the field has changed."""
     first = tournament.rounds.filter(number=1).first()
-    first_players = (
-        sorted(
-            Seat.objects.filter(round=first, registration__isnull=False).values_list(
-                "registration_id", flat=True
-            )
+    if first is None:
+        return sorted(players)
+    scheduled = sorted(
+        Seat.objects.filter(round=first, registration__isnull=False).values_list(
+            "registration_id", flat=True
         )
-        if first is not None
-        else sorted(players)
     )
-    if sorted(players) != first_players:
-        return None  # late entries or withdrawals: later rounds are drawn round by round
+    # Late entries or withdrawals: from then on rounds are drawn round by round.
+    return scheduled if scheduled == sorted(players) else None
+
+
+def _scheduled_round(tournament, players, number, table_size, fill, seed):
+    """Round `number` of the schedule drawn with round 1's seed, while the field is unchanged."""
+    field = _schedule_field(tournament, players)
+    if field is None:
+        return None
+    schedule_seed = seed if number == 1 else tournament.rounds.get(number=1).seed
     try:
         schedule = seating.draw_schedule(
-            first_players,
+            field,
             rounds=tournament.rounds_planned,
             table_size=table_size,
             fill=fill,
-            seed=tournament.seed,
+            seed=schedule_seed,
         )
     except seating.SeatingError as error:
         raise ValidationError(str(error)) from None
@@ -423,6 +429,20 @@ def round_redraw(*, actor: User, round_: Round, seed: int | None = None) -> Roun
     _require_director(actor, round_.tournament.club_id)
     if round_.status != Round.Status.DRAFT:
         raise ValidationError(_("Only a draft round can be redrawn."))
+    tournament = round_.tournament
+    if (
+        tournament.seating_mode == Tournament.SeatingMode.SCHEDULE
+        and round_.number > 1
+        and _schedule_field(
+            tournament, [r.pk for r in registrations_playing(tournament, round_.number)]
+        )
+    ):
+        raise ValidationError(
+            _(
+                "In schedule mode every round comes from the schedule drawn with round 1; "
+                "swap seats by hand instead."
+            )
+        )
     seed = new_seed() if seed is None else seed
     if seed == round_.seed:
         raise ValidationError({"seed": _("A redraw needs another seed.")})

@@ -287,3 +287,24 @@ def test_a_tournament_finishes_only_when_every_round_is_finished(director, club,
 def test_tournament_factory_defaults_are_valid():
     tournament = TournamentFactory()
     tournament.full_clean()
+
+
+def test_in_schedule_mode_only_the_first_round_is_redrawn(director, club, finish_round):
+    tournament = make_tournament(director, club, rounds_planned=3, seating_mode="schedule")
+    register(director, tournament, 9)
+    first = services.round_draw(actor=director, tournament=tournament, seed=1)
+    before = seated(first)
+    services.round_redraw(actor=director, round_=first, seed=2)
+    assert seated(first) != before
+    services.round_publish(actor=director, round_=first)
+    finish_round(first)
+
+    second = services.round_draw(actor=director, tournament=tournament)
+
+    with pytest.raises(ValidationError, match="schedule"):
+        services.round_redraw(actor=director, round_=second)
+    pairs = [
+        {frozenset((a, b)) for table in seated(r) for a in table for b in table if a != b}
+        for r in (first, second)
+    ]
+    assert not pairs[0] & pairs[1]
