@@ -49,7 +49,8 @@ class TableResultsView(APIView):
             seat_of_user(request.user, table) is not None
         )
         versions = selectors.result_history(table) if insider else []
-        return Response(TableResultSerializer(result, context={"versions": versions}).data)
+        context = {"versions": versions, "public": not insider}
+        return Response(TableResultSerializer(result, context=context).data)
 
     @extend_schema(request=SubmitSerializer, responses={201: ResultVersionSerializer})
     def post(self, request: Request, table_id: int) -> Response:

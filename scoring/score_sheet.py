@@ -161,7 +161,7 @@ def validate_score_sheet(
             ["a score sheet must be an object with 'mode' and its rows or totals"]
         )
     mode = sheet.get("mode")
-    if mode not in _SHEET_FIELDS:
+    if not isinstance(mode, str) or mode not in _SHEET_FIELDS:
         raise ScoreSheetError(["the sheet's 'mode' must be 'deals' or 'totals'"])
     unknown = sorted(str(name) for name in sheet if name not in _SHEET_FIELDS[mode])
     if unknown:

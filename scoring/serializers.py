@@ -31,6 +31,13 @@ class ResultVersionSerializer(serializers.ModelSerializer):
             "note",
         ]
 
+    def to_representation(self, version: ResultVersion) -> dict:
+        data = super().to_representation(version)
+        if self.context.get("public"):
+            # Spectators see the result, not who typed it in or what was argued about.
+            data.update(submitted_by=None, reviewed_by=None, note="")
+        return data
+
 
 class TableResultSerializer(serializers.ModelSerializer):
     confirmed = ResultVersionSerializer(read_only=True)

@@ -223,9 +223,19 @@ def _confirm(result: TableResult, version: ResultVersion, actor: User | None) ->
 
 
 def _schedule_standings(tournament_id: int) -> None:
+    transaction.on_commit(lambda: _enqueue_standings(tournament_id))
+
+
+def _enqueue_standings(tournament_id: int) -> None:
     from scoring.tasks import recompute_standings
 
-    transaction.on_commit(lambda: recompute_standings.delay(tournament_id))
+    # The result is committed by now; a broker that is down (or a failing computation in the
+    # embedded mode) must not turn the confirmation into an error. The next confirmation, or the
+    # admin's "recompute" action, brings the standings up to date.
+    try:
+        recompute_standings.delay(tournament_id)
+    except Exception:
+        logger.exception("Could not recompute the standings of tournament %s", tournament_id)
 
 
 def standings_recompute(*, tournament_id: int) -> StandingsSnapshot | None:

@@ -25,6 +25,14 @@ from tournaments.serializers import (
 )
 
 
+def _id_filter(request: Request, name: str) -> int | None:
+    """A numeric id from the query string; anything else filters nothing rather than failing."""
+    value = request.query_params.get(name, "")
+    if value.isascii() and value.isdigit() and len(value) <= 18:
+        return int(value)
+    return None
+
+
 def _valid(serializer_class, request: Request, **kwargs):
     serializer = serializer_class(data=request.data, **kwargs)
     serializer.is_valid(raise_exception=True)
@@ -54,8 +62,8 @@ class PlayerViewSet(
 
     def get_queryset(self):
         players = selectors.players_visible_to(self.request.user).order_by("name", "id")
-        club = self.request.query_params.get("club")
-        return players.filter(club_id=club) if club and club.isdigit() else players
+        club = _id_filter(self.request, "club")
+        return players if club is None else players.filter(club_id=club)
 
     def create(self, request: Request) -> Response:
         data = _valid(PlayerSerializer, request)
@@ -146,8 +154,8 @@ class RegistrationViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet
     def get_queryset(self):
         visible = selectors.tournaments_visible_to(self.request.user)
         registrations = Registration.objects.filter(tournament__in=visible).select_related("player")
-        tournament = self.request.query_params.get("tournament")
-        if tournament and tournament.isdigit():
+        tournament = _id_filter(self.request, "tournament")
+        if tournament is not None:
             registrations = registrations.filter(tournament_id=tournament)
         return registrations.order_by("tournament_id", "start_number")
 

@@ -29,6 +29,7 @@ from tournaments.models import (
     Seat,
     Table,
     Tournament,
+    default_placement_points,
 )
 from tournaments.selectors import (
     is_director,
@@ -80,7 +81,7 @@ def club_create(*, actor: User, name: str, slug: str = "", directors: list[User]
     name = name.strip()
     if not name:
         raise ValidationError({"name": _("A club needs a name.")})
-    slug = slugify(slug or name) or f"club-{secrets.token_hex(3)}"
+    slug = slugify(slug or name)[:60].strip("-") or f"club-{secrets.token_hex(3)}"
     if Club.objects.filter(name=name).exists() or Club.objects.filter(slug=slug).exists():
         raise ValidationError({"name": _("A club with this name already exists.")})
     club = Club.objects.create(name=name, slug=slug)
@@ -153,6 +154,11 @@ def _clean_tournament_options(options: dict[str, Any]) -> dict[str, Any]:
             validate_placement_points(options["placement_points"])
         except (ValueError, TypeError) as error:
             errors["placement_points"] = str(error)
+        else:
+            # A size left out keeps the default points, so every table can be scored.
+            options["placement_points"] = default_placement_points() | {
+                str(size): points for size, points in options["placement_points"].items()
+            }
     if errors:
         raise ValidationError(errors)
     return options
@@ -207,7 +213,11 @@ def tournament_update(*, actor: User, tournament: Tournament, **changes: Any) ->
             )
     current = {f: getattr(tournament, f) for f in EDITABLE_FIELDS}
     current.update(changes)
-    _clean_tournament_options({f: current[f] for f in EDITABLE_FIELDS if f not in ("name", "date")})
+    cleaned = _clean_tournament_options(
+        {f: current[f] for f in EDITABLE_FIELDS if f not in ("name", "date")}
+    )
+    if "placement_points" in changes:
+        changes["placement_points"] = cleaned["placement_points"]
     for field, value in changes.items():
         setattr(tournament, field, value)
     if "name" in changes and not " ".join(str(changes["name"]).split()):

@@ -1,0 +1,29 @@
+"""Fixtures of the REST API tests: API clients per role and a fresh throttle cache per test."""
+
+import pytest
+from django.core.cache import cache
+from rest_framework.test import APIClient
+
+PASSWORD = "secret-password"  # what tests.factories.UserFactory sets
+
+
+@pytest.fixture(autouse=True)
+def throttle_counters_cleared():
+    # Throttle counters live in the cache, which outlives a test's database transaction.
+    cache.clear()
+    yield
+    cache.clear()
+
+
+@pytest.fixture
+def client_for():
+    """An API client logged in as a user (session authentication), or anonymous for None."""
+
+    def make(user=None) -> APIClient:
+        client = APIClient()
+        client.raise_request_exception = False
+        if user is not None:
+            client.force_login(user)
+        return client
+
+    return make
