@@ -8,7 +8,7 @@ BIN := $(VENV)/bin
 INSTALLED := $(VENV)/.installed
 
 .DEFAULT_GOAL := help
-.PHONY: help venv run test test-pg lint fmt bench clean
+.PHONY: help venv messages run test test-pg lint fmt bench clean
 
 help:
 	@echo "make run      set up .venv, migrate, load demo data, serve on http://127.0.0.1:8000/"
@@ -17,6 +17,7 @@ help:
 	@echo "make lint     ruff format --check and ruff check"
 	@echo "make fmt      ruff format and ruff check --fix"
 	@echo "make bench    run every bench/*.py"
+	@echo "make messages compile the translations (locale/*/LC_MESSAGES/django.po)"
 	@echo "make clean    remove .venv, caches and collected static files (keeps db.sqlite3)"
 
 $(BIN)/python:
@@ -29,7 +30,11 @@ $(INSTALLED): pyproject.toml | $(BIN)/python
 
 venv: $(INSTALLED)
 
-run: $(INSTALLED)
+# Compiled translations are build products, never committed.
+messages: $(INSTALLED)
+	$(BIN)/python manage.py compilemessages --ignore=.venv -v0
+
+run: messages
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py demo
 	$(BIN)/python manage.py runserver 127.0.0.1:8000
@@ -42,11 +47,11 @@ fmt: $(INSTALLED)
 	$(BIN)/ruff format .
 	$(BIN)/ruff check --fix .
 
-test: lint
+test: lint messages
 	$(BIN)/python manage.py makemigrations --check --dry-run
 	$(BIN)/pytest
 
-test-pg: $(INSTALLED)
+test-pg: messages
 	@case "$$DATABASE_URL" in \
 		postgres://*|postgresql://*) ;; \
 		*) echo "make test-pg needs DATABASE_URL=postgres://..." >&2; exit 2 ;; \
