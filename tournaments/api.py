@@ -1,6 +1,5 @@
 """REST API of clubs, players, tournaments, registrations and rounds: thin calls into services."""
 
-from django.db.models import Prefetch
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import extend_schema
 from rest_framework import mixins, status, viewsets
@@ -9,7 +8,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from tournaments import selectors, services
-from tournaments.models import Club, Registration, Round, Seat, Table, Tournament
+from tournaments.models import Club, Registration, Round, Seat, Tournament
 from tournaments.serializers import (
     ClubSerializer,
     DrawSerializer,
@@ -125,7 +124,8 @@ class TournamentViewSet(
                 actor=request.user, tournament=tournament, seed=data.get("seed")
             )
             return Response(
-                RoundSerializer(_round_with_tables(round_.pk)).data, status=status.HTTP_201_CREATED
+                RoundSerializer(_round_with_tables(request, round_.pk)).data,
+                status=status.HTTP_201_CREATED,
             )
         rounds = _rounds_visible(request, tournament)
         return Response(RoundSummarySerializer(rounds, many=True).data)
@@ -138,14 +138,8 @@ def _rounds_visible(request: Request, tournament: Tournament):
     return rounds
 
 
-def _round_with_tables(pk: int) -> Round:
-    seats = Seat.objects.select_related("registration__player").order_by("position")
-    tables = Table.objects.select_related("round").prefetch_related(
-        Prefetch("seats", queryset=seats)
-    )
-    return Round.objects.prefetch_related(
-        Prefetch("tables", queryset=tables.order_by("number"))
-    ).get(pk=pk)
+def _round_with_tables(request: Request, pk: int) -> Round:
+    return selectors.rounds_visible_to(request.user).get(pk=pk)
 
 
 class RegistrationViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
@@ -179,20 +173,7 @@ class RoundViewSet(viewsets.ReadOnlyModelViewSet):
     serializer_class = RoundSerializer
 
     def get_queryset(self):
-        user = self.request.user
-        visible = selectors.tournaments_visible_to(user)
-        rounds = Round.objects.filter(tournament__in=visible)
-        directed = selectors.directed_club_ids(user)
-        rounds = rounds.exclude(status=Round.Status.DRAFT) | rounds.filter(
-            tournament__club_id__in=directed
-        )
-        seats = Seat.objects.select_related("registration__player").order_by("position")
-        tables = Table.objects.select_related("round").prefetch_related(
-            Prefetch("seats", queryset=seats)
-        )
-        return rounds.prefetch_related(
-            Prefetch("tables", queryset=tables.order_by("number"))
-        ).order_by("tournament_id", "number")
+        return selectors.rounds_visible_to(self.request.user)
 
     @extend_schema(request=DrawSerializer, responses=RoundSerializer)
     @action(detail=True, methods=["post"])
@@ -201,7 +182,7 @@ class RoundViewSet(viewsets.ReadOnlyModelViewSet):
         round_ = services.round_redraw(
             actor=request.user, round_=self.get_object(), seed=data.get("seed")
         )
-        return Response(RoundSerializer(_round_with_tables(round_.pk)).data)
+        return Response(RoundSerializer(_round_with_tables(request, round_.pk)).data)
 
     @extend_schema(request=SwapSerializer, responses=RoundSerializer)
     @action(detail=True, methods=["post"])
@@ -211,29 +192,17 @@ class RoundViewSet(viewsets.ReadOnlyModelViewSet):
         first = get_object_or_404(Seat, pk=data["first_seat"], round=round_)
         second = get_object_or_404(Seat, pk=data["second_seat"], round=round_)
         services.round_swap_seats(actor=request.user, round_=round_, first=first, second=second)
-        return Response(RoundSerializer(_round_with_tables(round_.pk)).data)
+        return Response(RoundSerializer(_round_with_tables(request, round_.pk)).data)
 
     @extend_schema(request=None, responses=RoundSerializer)
     @action(detail=True, methods=["post"])
     def publish(self, request: Request, pk=None) -> Response:
         round_ = services.round_publish(actor=request.user, round_=self.get_object())
-        return Response(RoundSerializer(_round_with_tables(round_.pk)).data)
+        return Response(RoundSerializer(_round_with_tables(request, round_.pk)).data)
 
 
 class TableViewSet(viewsets.ReadOnlyModelViewSet):
     serializer_class = TableSerializer
 
     def get_queryset(self):
-        user = self.request.user
-        visible = selectors.tournaments_visible_to(user)
-        tables = Table.objects.filter(round__tournament__in=visible)
-        directed = selectors.directed_club_ids(user)
-        tables = tables.exclude(round__status=Round.Status.DRAFT) | tables.filter(
-            round__tournament__club_id__in=directed
-        )
-        seats = Seat.objects.select_related("registration__player").order_by("position")
-        return (
-            tables.select_related("round")
-            .prefetch_related(Prefetch("seats", queryset=seats))
-            .order_by("round__tournament_id", "round__number", "number")
-        )
+        return selectors.tables_visible_to(self.request.user)

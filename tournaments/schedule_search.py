@@ -25,6 +25,8 @@ from dataclasses import dataclass, field, replace
 from itertools import combinations
 from pathlib import Path
 
+from tournaments.seating.constructions import is_repeat_free
+
 SCHEDULES_PATH = Path(__file__).resolve().parent / "seating" / "schedules.json"
 
 
@@ -277,21 +279,6 @@ def search(shape: CyclicShape | BinaryCubeShape, *, seconds: float, seed: int, w
     return result
 
 
-def repeat_free(rounds: list[list[list[int]]], players: int, table_size: int) -> bool:
-    met: set[tuple[int, int]] = set()
-    for tables in rounds:
-        if sorted(p for table in tables for p in table) != list(range(players)):
-            return False
-        for table in tables:
-            if len(table) != table_size:
-                return False
-            for pair in combinations(sorted(table), 2):
-                if pair in met:
-                    return False
-                met.add(pair)
-    return True
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tournaments.schedule_search")
     parser.add_argument("instance", choices=sorted(SHAPES), help="players/table size")
@@ -332,7 +319,7 @@ def main(argv: list[str] | None = None) -> int:
     if rounds is None:
         print(f"{args.instance}: nothing found in {elapsed:.1f} s", file=sys.stderr)
         return 1
-    if not repeat_free(rounds, shape.players, shape.table_size):
+    if not is_repeat_free(rounds, shape.players, shape.table_size):
         print(f"{args.instance}: solver answer is not repeat-free (a model bug)", file=sys.stderr)
         return 1
     entry = shape.entry(rounds)

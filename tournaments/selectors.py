@@ -132,3 +132,34 @@ def seating_history(tournament: Tournament, before_round: int) -> SeatingHistory
             if has_bot:
                 history.bot_counts[registration] += 1
     return history
+
+
+def _seats_prefetch() -> Prefetch:
+    return Prefetch(
+        "seats", queryset=Seat.objects.select_related("registration__player").order_by("position")
+    )
+
+
+def rounds_visible_to(user: AnyUser | None) -> QuerySet[Round]:
+    """Rounds of visible tournaments with their tables and seats; drafts only for directors."""
+    rounds = Round.objects.filter(tournament__in=tournaments_visible_to(user))
+    rounds = rounds.exclude(status=Round.Status.DRAFT) | rounds.filter(
+        tournament__club_id__in=directed_club_ids(user)
+    )
+    tables = Table.objects.select_related("round").prefetch_related(_seats_prefetch())
+    return rounds.prefetch_related(Prefetch("tables", queryset=tables.order_by("number"))).order_by(
+        "tournament_id", "number"
+    )
+
+
+def tables_visible_to(user: AnyUser | None) -> QuerySet[Table]:
+    """Tables of visible rounds (see `rounds_visible_to`) with their seats."""
+    tables = Table.objects.filter(round__tournament__in=tournaments_visible_to(user))
+    tables = tables.exclude(round__status=Round.Status.DRAFT) | tables.filter(
+        round__tournament__club_id__in=directed_club_ids(user)
+    )
+    return (
+        tables.select_related("round")
+        .prefetch_related(_seats_prefetch())
+        .order_by("round__tournament_id", "round__number", "number")
+    )

@@ -43,6 +43,13 @@ def register(director, tournament, count):
     ]
 
 
+def count_meetings(round_, meetings: Counter) -> None:
+    for table in seated(round_):
+        for index, first in enumerate(table):
+            for second in table[index + 1 :]:
+                meetings[frozenset((first, second))] += 1
+
+
 def seated(round_):
     tables = []
     for table in round_.tables.order_by("number"):
@@ -233,10 +240,7 @@ def test_balanced_draws_avoid_repeated_meetings(director, club, finish_round):
     meetings = Counter()
     for number in range(1, 6):
         round_ = services.round_draw(actor=director, tournament=tournament, seed=number)
-        for table in seated(round_):
-            for index, first in enumerate(table):
-                for second in table[index + 1 :]:
-                    meetings[frozenset((first, second))] += 1
+        count_meetings(round_, meetings)
         services.round_publish(actor=director, round_=round_)
         finish_round(round_)
 
@@ -252,10 +256,7 @@ def test_schedule_mode_plays_five_rounds_of_sixteen_without_a_repeat(director, c
     meetings = Counter()
     for _ in range(5):
         round_ = services.round_draw(actor=director, tournament=tournament)
-        for table in seated(round_):
-            for index, first in enumerate(table):
-                for second in table[index + 1 :]:
-                    meetings[frozenset((first, second))] += 1
+        count_meetings(round_, meetings)
         services.round_publish(actor=director, round_=round_)
         finish_round(round_)
 
