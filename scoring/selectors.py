@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from django.db.models import QuerySet
+from django.utils.translation import gettext as _
 
 from scoring import standings as standings_logic
 from scoring.models import ResultVersion, StandingsSnapshot, TableResult
 from tournaments.models import Registration, Round, Seat, Table, Tournament
+from tournaments.selectors import AnyUser, is_director, seat_of_user
 
 
 def standings_latest(tournament: Tournament) -> StandingsSnapshot | None:
@@ -89,3 +92,406 @@ def result_history(table: Table) -> QuerySet[ResultVersion]:
 
 def table_result(table: Table) -> TableResult | None:
     return TableResult.objects.select_related("confirmed").filter(table=table).first()
+
+
+# ----------------------------------------------------------------------------- public pages
+# What spectators see of the tables: who sits where and, from the confirmed version only, each
+# seat's total, place and tournament points. Submitted or disputed versions stay private.
+
+
+@dataclass(frozen=True, slots=True)
+class SeatOutcome:
+    """Who sat in a seat and, once the table has a confirmed result, how he did there."""
+
+    position: int
+    registration: int | None  # None for a bot's seat
+    start_number: int | None
+    name: str
+    bot_level: str
+    total: int | None = None
+    placement: int | None = None
+    points: float | None = None
+    won: bool = False
+
+    @property
+    def is_bot(self) -> bool:
+        return self.registration is None
+
+    @property
+    def number(self) -> int:
+        """The seat as people count it, from 1."""
+        return self.position + 1
+
+    @property
+    def bot_level_label(self) -> str:
+        return Seat.BotLevel(self.bot_level).label if self.bot_level else ""
+
+
+@dataclass(frozen=True, slots=True)
+class TableOutcome:
+    """A table of a published round with its seats and, if confirmed, its result."""
+
+    table_id: int
+    round_number: int
+    number: int
+    status: str  # a TableResult.Status value
+    confirmed: bool
+    seats: tuple[SeatOutcome, ...]
+
+    @property
+    def status_label(self) -> str:
+        return TableResult.Status(self.status).label
+
+    def seat_of(self, registration_id: int) -> SeatOutcome | None:
+        return next((s for s in self.seats if s.registration == registration_id), None)
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerRound:
+    """One published round as a player lived it; `table` is None for a round he sat out."""
+
+    round_number: int
+    round_finished: bool
+    table: TableOutcome | None
+    seat: SeatOutcome | None
+    # Tournament points after this round; None while the round and his table are both open.
+    running_points: float | None
+
+    @property
+    def opponents(self) -> tuple[SeatOutcome, ...]:
+        if self.table is None:
+            return ()
+        return tuple(seat for seat in self.table.seats if seat is not self.seat)
+
+
+@dataclass(frozen=True, slots=True)
+class DealLine:
+    """One deal of a confirmed score sheet, with everyone's running total after it."""
+
+    number: int
+    dealer: int | None
+    declarer: int | None
+    bid: int | None
+    contract: int | None
+    outcome: str
+    forced: bool
+    scores: tuple[int, ...]
+    running: tuple[int, ...]
+
+    @property
+    def seats(self) -> tuple[tuple[int, int], ...]:
+        """(score of the deal, running total) per seat."""
+        return tuple(zip(self.scores, self.running, strict=True))
+
+
+def standings_latest_version(tournament: Tournament) -> int | None:
+    """The version of the latest stored standings, read without loading its rows."""
+    return (
+        StandingsSnapshot.objects.filter(tournament_id=tournament.pk)
+        .order_by("-version")
+        .values_list("version", flat=True)
+        .first()
+    )
+
+
+def round_outcomes(round_: Round) -> list[TableOutcome]:
+    """Every table of a round with its seats and confirmed results, by table number."""
+    return _outcomes(Table.objects.filter(round=round_), round_.tournament.placement_points)
+
+
+def confirmed_outcomes(tournament: Tournament) -> list[TableOutcome]:
+    """Every table with a confirmed result in the tournament, by round and table."""
+    tables = Table.objects.filter(
+        round__tournament=tournament, result__confirmed__isnull=False
+    ).exclude(round__status=Round.Status.DRAFT)
+    return _outcomes(tables, tournament.placement_points)
+
+
+def table_outcome(table: Table) -> TableOutcome:
+    tournament = table.round.tournament
+    return _outcomes(Table.objects.filter(pk=table.pk), tournament.placement_points)[0]
+
+
+def player_progress(registration: Registration) -> list[PlayerRound]:
+    """Each published round for one player: his table, seat, result and running points."""
+    tournament = registration.tournament
+    rounds = (
+        tournament.rounds.exclude(status=Round.Status.DRAFT)
+        .order_by("number")
+        .values_list("number", "status")
+    )
+    seated_at = Seat.objects.filter(registration=registration).values("table_id")
+    tables = Table.objects.filter(pk__in=seated_at).exclude(round__status=Round.Status.DRAFT)
+    outcomes = _outcomes(tables, tournament.placement_points)
+    by_round = {outcome.round_number: outcome for outcome in outcomes}
+    progress = []
+    running = 0.0
+    for number, status in rounds:
+        finished = status == Round.Status.FINISHED
+        table = by_round.get(number)
+        seat = table.seat_of(registration.pk) if table is not None else None
+        done = finished or (table is not None and table.confirmed)
+        if done and seat is not None and seat.points is not None:
+            running += seat.points
+        progress.append(
+            PlayerRound(
+                round_number=number,
+                round_finished=finished,
+                table=table,
+                seat=seat,
+                running_points=_tidy(running) if done else None,
+            )
+        )
+    return progress
+
+
+def confirmed_deals(table: Table) -> list[DealLine] | None:
+    """The deals of a table's confirmed sheet; None if none is confirmed, [] for totals alone."""
+    result = TableResult.objects.select_related("confirmed").filter(table=table).first()
+    if result is None or result.confirmed is None:
+        return None
+    sheet = result.confirmed.sheet
+    if not isinstance(sheet, dict) or sheet.get("mode") != "deals":
+        return []
+    lines = []
+    running: list[int] = []
+    for number, row in enumerate(sheet.get("rows", []), start=1):
+        scores = tuple(int(score) for score in row.get("scores", ()))
+        running = [a + b for a, b in zip(running, scores, strict=True)] if running else list(scores)
+        lines.append(
+            DealLine(
+                number=number,
+                dealer=row.get("dealer"),
+                declarer=row.get("declarer"),
+                bid=row.get("bid"),
+                contract=row.get("contract", row.get("bid")),
+                outcome=str(row.get("outcome", "")),
+                forced=bool(row.get("forced", False)),
+                scores=scores,
+                running=tuple(running),
+            )
+        )
+    return lines
+
+
+def _outcomes(tables: QuerySet[Table], placement_points: Any) -> list[TableOutcome]:
+    # Plain values rather than model instances: a results file reads a thousand seats, and
+    # building a seat, a registration and a player object for each costs more than the query.
+    seats: dict[int, list[tuple]] = {}
+    for table_id, *seat in (
+        Seat.objects.filter(table__in=tables.values("pk"))
+        .order_by("table_id", "position")
+        .values_list(
+            "table_id",
+            "position",
+            "registration_id",
+            "registration__start_number",
+            "registration__player__name",
+            "bot_level",
+        )
+    ):
+        seats.setdefault(table_id, []).append(seat)
+    rows = tables.order_by("round__number", "number").values_list(
+        "pk",
+        "number",
+        "round__number",
+        "result__status",
+        "result__confirmed_id",
+        "result__confirmed__totals",
+        "result__confirmed__placements",
+        "result__confirmed__winner_position",
+    )
+    points_cache: dict[tuple[int, ...], tuple[float, ...]] = {}
+    outcomes = []
+    for pk, number, round_number, status, confirmed, totals, placements, winner in rows:
+        points: tuple[float, ...] = ()
+        if confirmed is not None:
+            key = tuple(placements)
+            if key not in points_cache:
+                points_cache[key] = _seat_points(key, placement_points)
+            points = points_cache[key]
+        seats_out = []
+        for position, registration, start_number, name, bot_level in seats.get(pk, ()):
+            scored = confirmed is not None and position < len(totals)
+            seats_out.append(
+                SeatOutcome(
+                    position=position,
+                    registration=registration,
+                    start_number=start_number,
+                    name=name or "",
+                    bot_level=bot_level,
+                    total=totals[position] if scored else None,
+                    placement=placements[position] if scored else None,
+                    points=points[position] if scored else None,
+                    won=scored and winner == position,
+                )
+            )
+        outcomes.append(
+            TableOutcome(
+                table_id=pk,
+                round_number=round_number,
+                number=number,
+                # A draft round's table has no result row yet.
+                status=status or TableResult.Status.PENDING,
+                confirmed=confirmed is not None,
+                seats=tuple(seats_out),
+            )
+        )
+    return outcomes
+
+
+def _seat_points(placements: tuple[int, ...], placement_points: Any) -> tuple[float, ...]:
+    size = len(placements)
+    table = standings_logic.TableResult(
+        round_number=0,
+        table_number=0,
+        players=(None,) * size,
+        totals=(0,) * size,
+        placements=placements,
+        winner=None,
+    )
+    return tuple(_tidy(points) for points in standings_logic.table_points(table, placement_points))
+
+
+def _tidy(value: float) -> float | int:
+    """Whole numbers as ints and no float dust, so that a page shows 3 and 1.5, not 3.0."""
+    value = round(value, 6)
+    return int(value) if value.is_integer() else value
+
+
+# ----------------------------------------------------------------------------- player pages
+@dataclass(frozen=True)
+class TableRole:
+    """What a user may do with a table's result; the services check the same again on writes."""
+
+    director: bool
+    seat: Seat | None
+    round_published: bool
+    tournament_finished: bool
+
+    @property
+    def visible(self) -> bool:
+        """Players see a table once its round is published; directors see drafts too."""
+        return self.director or self.round_published
+
+    @property
+    def may_enter(self) -> bool:
+        """A player at the table or a director enters, confirms and disputes its result."""
+        return self.visible and (self.director or self.seat is not None)
+
+    @property
+    def may_submit(self) -> bool:
+        """Players stop entering sheets when the tournament finishes; directors still correct."""
+        return self.may_enter and (self.director or not self.tournament_finished)
+
+
+def table_role(user: AnyUser | None, table: Table) -> TableRole:
+    tournament = table.round.tournament
+    return TableRole(
+        director=is_director(user, tournament.club_id),
+        seat=seat_of_user(user, table),
+        round_published=table.round.status != Round.Status.DRAFT,
+        tournament_finished=tournament.status == Tournament.Status.FINISHED,
+    )
+
+
+def table_seats(table: Table) -> list[Seat]:
+    """The table's seats in order, with their players' names loaded."""
+    return list(table.seats.select_related("registration__player").order_by("position"))
+
+
+def seat_name(seat: Seat) -> str:
+    if seat.is_bot:
+        return _("Bot (%(level)s)") % {"level": seat.get_bot_level_display()}
+    return seat.registration.player.name
+
+
+def result_latest_version(table: Table) -> ResultVersion | None:
+    """The version the table's result stands at (the one to confirm or dispute), if any."""
+    result = TableResult.objects.filter(table=table).only("version").first()
+    if result is None or not result.version:
+        return None
+    return (
+        ResultVersion.objects.select_related("submitted_by__player", "reviewed_by__player")
+        .filter(table=table, number=result.version)
+        .first()
+    )
+
+
+def sheet_running_totals(sheet: dict[str, Any], players: int) -> list[tuple[int, ...]]:
+    """Each deal's totals so far, for a stored (already validated) deal-by-deal sheet."""
+    if sheet.get("mode") != "deals":
+        return []
+    totals = [0] * players
+    running = []
+    for row in sheet.get("rows", []):
+        totals = [total + score for total, score in zip(totals, row["scores"], strict=True)]
+        running.append(tuple(totals))
+    return running
+
+
+@dataclass(frozen=True)
+class PlayerTable:
+    """A player's place in one tournament: his table and seat in its current round, if any."""
+
+    registration: Registration
+    round: Round | None
+    table: Table | None
+    seat: Seat | None
+    seats: list[Seat]
+    result: TableResult | None
+    # A table-mate's sheet waits for this player's confirmation.
+    awaits_me: bool
+
+    @property
+    def tournament(self) -> Tournament:
+        return self.registration.tournament
+
+    @property
+    def opponents(self) -> list[Seat]:
+        return [seat for seat in self.seats if self.seat is None or seat.pk != self.seat.pk]
+
+
+def player_tables(user: AnyUser | None) -> list[PlayerTable]:
+    """The user's tournaments, running ones first, each with the latest published round's seat."""
+    if user is None or not user.is_authenticated:
+        return []
+    registrations = Registration.objects.filter(player__user=user).select_related(
+        "tournament__club", "player"
+    )
+    order = {Tournament.Status.RUNNING: 0, Tournament.Status.DRAFT: 1}
+    ordered = sorted(
+        registrations,
+        key=lambda r: (order.get(r.tournament.status, 2), -r.tournament.date.toordinal(), -r.pk),
+    )
+    found = []
+    for registration in ordered:
+        round_ = (
+            registration.tournament.rounds.exclude(status=Round.Status.DRAFT)
+            .order_by("-number")
+            .first()
+        )
+        seat = (
+            Seat.objects.select_related("table").filter(round=round_, registration=registration)
+        ).first()
+        table = seat.table if seat is not None else None
+        result = TableResult.objects.filter(table=table).first() if table is not None else None
+        awaits_me = False
+        if result is not None and result.status == TableResult.Status.SUBMITTED:
+            awaits_me = (
+                ResultVersion.objects.filter(table=table, number=result.version)
+                .exclude(submitted_by=user)
+                .exists()
+            )
+        found.append(
+            PlayerTable(
+                registration=registration,
+                round=round_,
+                table=table,
+                seat=seat,
+                seats=table_seats(table) if table is not None else [],
+                result=result,
+                awaits_me=awaits_me,
+            )
+        )
+    return found

@@ -8,6 +8,8 @@ client saw, so a second writer gets a conflict instead of overwriting the first.
 from __future__ import annotations
 
 import logging
+import re
+from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.models import User
@@ -21,7 +23,7 @@ from config.exceptions import Conflict
 from gameplay.engine import RuleSet
 from scoring import standings as standings_logic
 from scoring.models import ResultVersion, StandingsSnapshot, TableResult
-from scoring.score_sheet import ScoreSheetError, validate_score_sheet
+from scoring.score_sheet import ScoreSheetError, ValidatedSheet, validate_score_sheet
 from scoring.selectors import standings_inputs
 from tournaments.models import Round, Table, Tournament
 from tournaments.selectors import is_director, seat_of_user
@@ -261,3 +263,84 @@ def standings_recompute(*, tournament_id: int) -> StandingsSnapshot | None:
     except IntegrityError:
         # Another worker stored this version first; both computed the same thing.
         return None
+
+
+# ----------------------------------------------------------------------------- sheet entry
+_ROW_MESSAGE = re.compile(r"^row (\d+): ")
+
+
+@dataclass(frozen=True)
+class SheetCheck:
+    """A score sheet judged as `result_submit` judges it, with what the entry form shows.
+
+    `running_totals` has one entry per row of the sheet: every seat's total after that deal, or
+    None once a row's scores cannot be read. `row_messages` are the messages that name a row
+    (keyed by its number, from 1); `sheet_messages` the others, such as a game not over yet.
+    """
+
+    validated: ValidatedSheet | None
+    messages: list[str]
+    row_messages: dict[int, list[str]]
+    sheet_messages: list[str]
+    running_totals: list[tuple[int, ...] | None]
+
+    @property
+    def valid(self) -> bool:
+        return self.validated is not None
+
+
+def sheet_check(*, table: Table, sheet: Any) -> SheetCheck:
+    """Judge a sheet being typed in without storing it: the same validation as `result_submit`."""
+    try:
+        validated = validate_sheet_for_table(table, sheet)
+    except ValidationError as error:
+        messages = error.message_dict.get("sheet", []) if hasattr(error, "error_dict") else []
+        messages = messages or error.messages
+        row_messages: dict[int, list[str]] = {}
+        sheet_messages = []
+        for message in messages:
+            named = _ROW_MESSAGE.match(message)
+            if named:
+                row_messages.setdefault(int(named.group(1)), []).append(message)
+            else:
+                sheet_messages.append(message)
+        return SheetCheck(
+            validated=None,
+            messages=list(messages),
+            row_messages=row_messages,
+            sheet_messages=sheet_messages,
+            running_totals=_typed_running_totals(sheet, table.seats.count()),
+        )
+    return SheetCheck(
+        validated=validated,
+        messages=[],
+        row_messages={},
+        sheet_messages=[],
+        running_totals=list(validated.running_totals),
+    )
+
+
+def _typed_running_totals(sheet: Any, players: int) -> list[tuple[int, ...] | None]:
+    """Totals after each row of a sheet that may be unfinished or wrong, as far as they are known.
+
+    A row with broken rules still adds its scores (the person sees where the totals go); once a
+    row's scores are not whole numbers, one per seat, the totals after it are unknown.
+    """
+    rows = sheet.get("rows") if isinstance(sheet, dict) else None
+    if not isinstance(rows, list):
+        return []
+    totals: list[int] | None = [0] * players
+    running: list[tuple[int, ...] | None] = []
+    for row in rows:
+        scores = row.get("scores") if isinstance(row, dict) else None
+        readable = (
+            isinstance(scores, list | tuple)
+            and len(scores) == players
+            and all(isinstance(s, int) and not isinstance(s, bool) for s in scores)
+        )
+        if totals is None or not readable:
+            totals = None
+        else:
+            totals = [total + score for total, score in zip(totals, scores, strict=True)]
+        running.append(None if totals is None else tuple(totals))
+    return running

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import datetime
 from collections import Counter
 from dataclasses import dataclass, field
 
 from django.contrib.auth.models import AnonymousUser, User
+from django.core import signing
 from django.db.models import Prefetch, Q, QuerySet
+from django.urls import reverse
 
 from tournaments.models import Club, Player, Registration, Round, Seat, Table, Tournament
 
@@ -163,3 +166,123 @@ def tables_visible_to(user: AnyUser | None) -> QuerySet[Table]:
         .prefetch_related(_seats_prefetch())
         .order_by("round__tournament_id", "round__number", "number")
     )
+
+
+def tournaments_directed_by(user: AnyUser | None) -> QuerySet[Tournament]:
+    """The tournaments of the clubs a user directs (every club's for a superuser)."""
+    return Tournament.objects.filter(club_id__in=directed_club_ids(user)).select_related("club")
+
+
+def repeat_meetings_by_table(round_: Round) -> dict[int, int]:
+    """Per table id of a round: how many pairs of its players met in an earlier round."""
+    meetings = seating_history(round_.tournament, round_.number).meetings
+    people: dict[int, list[int]] = {}
+    for table_id, registration_id in Seat.objects.filter(
+        round=round_, registration__isnull=False
+    ).values_list("table_id", "registration_id"):
+        people.setdefault(table_id, []).append(registration_id)
+    return {
+        table_id: sum(
+            1
+            for index, first in enumerate(seated)
+            for second in seated[index + 1 :]
+            if meetings[frozenset((first, second))]
+        )
+        for table_id, seated in people.items()
+    }
+
+
+# ----------------------------------------------------------------------------- personal links
+# A personal link carries the player id signed with SECRET_KEY and this salt; it signs the player
+# in without a password until it expires. Changing the salt revokes every link handed out.
+PERSONAL_LINK_SALT = "tournaments.player-personal-link"
+PERSONAL_LINK_MAX_AGE = datetime.timedelta(days=365)
+
+
+def player_personal_link(player: Player | Registration) -> str:
+    """The path (no host) of the link that signs this player in without a password.
+
+    For the director's pages: anyone who holds the link acts as the player for a year, so show it
+    only to directors of the player's club (`is_director`). Use `request.build_absolute_uri(path)`
+    for a printed or QR-coded link. Opening it logs in the player's own login (created without a
+    password if the player has none) and leads to the player's page, /me/.
+    """
+    player_id = player.player_id if isinstance(player, Registration) else player.pk
+    token = signing.TimestampSigner(salt=PERSONAL_LINK_SALT).sign(str(player_id))
+    return reverse("player-link", kwargs={"token": token})
+
+
+def player_from_personal_link(token: str) -> Player | None:
+    """The player a personal link was made for; None if it is tampered with or expired."""
+    signer = signing.TimestampSigner(salt=PERSONAL_LINK_SALT)
+    try:
+        value = signer.unsign(token, max_age=PERSONAL_LINK_MAX_AGE)
+    except signing.BadSignature:  # SignatureExpired is a BadSignature too
+        return None
+    if not value.isdigit():
+        return None
+    return Player.objects.select_related("user").filter(pk=int(value)).first()
+
+
+# ----------------------------------------------------------------------------- public pages
+# The public pages never show a draft round, not even to the club's directors: a draft is the
+# director's working copy, and a wall screen may well be signed in as the director.
+
+
+def tournaments_listed(
+    user: AnyUser | None, *, status: str | None = None, query: str = ""
+) -> QuerySet[Tournament]:
+    """Visible tournaments for lists, newest first, with `player_count` and `rounds_public`.
+
+    `query` matches the tournament's or its club's name regardless of case (Cyrillic too, which
+    SQLite's LIKE would not fold).
+    """
+    import re
+
+    from django.db.models import Count, Max
+
+    tournaments = Tournament.objects.filter(pk__in=tournaments_visible_to(user).values("pk"))
+    if status is not None:
+        tournaments = tournaments.filter(status=status)
+    query = query.strip()
+    if query:
+        pattern = re.escape(query)
+        tournaments = tournaments.filter(Q(name__iregex=pattern) | Q(club__name__iregex=pattern))
+    return (
+        tournaments.select_related("club")
+        .annotate(
+            player_count=Count(
+                "registrations",
+                filter=Q(registrations__status=Registration.Status.ACTIVE),
+                distinct=True,
+            ),
+            rounds_public=Max("rounds__number", filter=~Q(rounds__status=Round.Status.DRAFT)),
+        )
+        .order_by("-date", "-id")
+    )
+
+
+def rounds_public(tournament: Tournament) -> QuerySet[Round]:
+    """The rounds anyone who sees the tournament may see: published and finished ones."""
+    return tournament.rounds.exclude(status=Round.Status.DRAFT).order_by("number")
+
+
+def round_public(tournament: Tournament, number: int) -> Round | None:
+    return rounds_public(tournament).filter(number=number).first()
+
+
+def latest_round_public(tournament: Tournament) -> Round | None:
+    return rounds_public(tournament).order_by("-number").first()
+
+
+def registration_by_start_number(tournament: Tournament, start_number: int) -> Registration | None:
+    return (
+        tournament.registrations.select_related("player__club")
+        .filter(start_number=start_number)
+        .first()
+    )
+
+
+def registrations_of(tournament: Tournament) -> QuerySet[Registration]:
+    """Every registration of a tournament (withdrawn ones too) by start number."""
+    return tournament.registrations.select_related("player").order_by("start_number")

@@ -34,6 +34,7 @@ from tournaments.models import (
 from tournaments.selectors import (
     is_director,
     latest_round,
+    player_from_personal_link,
     registrations_playing,
     seating_history,
 )
@@ -518,3 +519,118 @@ def round_delete_draft(*, actor: User, round_: Round) -> None:
     if not tournament.rounds.exists():
         tournament.status = Tournament.Status.DRAFT
         tournament.save(update_fields=["status"])
+
+
+# ----------------------------------------------------------------------------- bulk registration
+BULK_NAMES_LIMIT = 500
+
+
+@transaction.atomic
+def registration_create_from_names(
+    *, actor: User, tournament: Tournament, names: list[str]
+) -> list[Registration]:
+    """Register a list of players by name: all of them, or none if any line is wrong.
+
+    A name that matches one player of the club (ignoring case and extra spaces) registers that
+    player (a withdrawn one rejoins); any other name creates a new player. Blank entries are
+    skipped but counted, so the messages name the line of the caller's list ("line 4: ..."),
+    unless the list holds one name.
+    Every line goes through `player_create` and `registration_create`, so their rules apply.
+    """
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    _require_director(actor, tournament.club_id)
+    if len(names) > BULK_NAMES_LIMIT:
+        raise ValidationError(
+            _("A list has at most %(n)d lines; split it and register it in parts.")
+            % {"n": BULK_NAMES_LIMIT}
+        )
+    entries = [(line, " ".join(str(name).split())) for line, name in enumerate(names, start=1)]
+    entries = [(line, name) for line, name in entries if name]
+    if not entries:
+        raise ValidationError(_("The list has no names."))
+    errors: list[str] = []
+    first_line: dict[str, int] = {}
+    for line, name in entries:
+        key = name.casefold()
+        if key in first_line:
+            errors.append(
+                _("Line %(line)d: %(name)s is already on line %(first)d.")
+                % {"line": line, "name": name, "first": first_line[key]}
+            )
+        else:
+            first_line[key] = line
+    entries = [(line, name) for line, name in entries if first_line[name.casefold()] == line]
+    club_players: dict[str, list[Player]] = {}
+    for player in Player.objects.filter(club_id=tournament.club_id).order_by("pk"):
+        club_players.setdefault(" ".join(player.name.split()).casefold(), []).append(player)
+    registrations: list[Registration] = []
+    for line, name in entries:
+        matches = club_players.get(name.casefold(), [])
+        if len(matches) > 1:
+            errors.append(
+                _(
+                    "Line %(line)d: the club has %(count)d players named %(name)s; "
+                    "register the right one on their own."
+                )
+                % {"line": line, "count": len(matches), "name": name}
+            )
+            continue
+        try:
+            player = (
+                matches[0]
+                if matches
+                else player_create(actor=actor, club=tournament.club, name=name)
+            )
+            registrations.append(
+                registration_create(actor=actor, tournament=tournament, player=player)
+            )
+        except ValidationError as error:
+            if not hasattr(error, "error_dict") or len(names) == 1:
+                # About the tournament (every line would repeat it), or a list of one name.
+                raise
+            errors.extend(
+                _("Line %(line)d (%(name)s): %(message)s")
+                % {"line": line, "name": name, "message": message}
+                for message in error.messages
+            )
+    if errors:
+        # Raising rolls back the players and registrations of the good lines too.
+        raise ValidationError(errors)
+    return registrations
+
+
+# ----------------------------------------------------------------------------- personal links
+@transaction.atomic
+def player_login_from_link(*, token: str) -> User:
+    """The login a personal link signs in (see `selectors.player_personal_link`).
+
+    The signed link is the authority here, so there is no actor. A player without a login gets
+    one without a password, linked to him. Links never sign in a director or an administrator:
+    a lost piece of paper must not open the management pages.
+    """
+    player = player_from_personal_link(token)
+    if player is None:
+        raise ValidationError(
+            _("This personal link is not valid or has expired. Ask the director for a new one.")
+        )
+    player = Player.objects.select_for_update().select_related("user").get(pk=player.pk)
+    user = player.user
+    if user is None:
+        return _player_login_create(player)
+    if not user.is_active:
+        raise ValidationError(_("This player's login is switched off. Ask the director."))
+    if user.is_staff or user.is_superuser or user.directed_clubs.exists():
+        raise ValidationError(
+            _("A personal link cannot sign in a director. Sign in with your password instead.")
+        )
+    return user
+
+
+def _player_login_create(player: Player) -> User:
+    username = f"player-{player.pk}"
+    while User.objects.filter(username=username).exists():
+        username = f"player-{player.pk}-{secrets.token_hex(3)}"
+    user = User.objects.create_user(username=username, password=None)  # an unusable password
+    player.user = user
+    player.save(update_fields=["user"])
+    return user
