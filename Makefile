@@ -8,7 +8,7 @@ BIN := $(VENV)/bin
 INSTALLED := $(VENV)/.installed
 
 .DEFAULT_GOAL := help
-.PHONY: help venv messages run test test-pg lint fmt bench clean
+.PHONY: help venv messages translations run test test-pg lint fmt bench clean
 
 help:
 	@echo "make run      set up .venv, migrate, load demo data, serve on http://127.0.0.1:8000/"
@@ -18,6 +18,7 @@ help:
 	@echo "make fmt      ruff format and ruff check --fix"
 	@echo "make bench    run every bench/*.py"
 	@echo "make messages compile the translations (locale/*/LC_MESSAGES/django.po)"
+	@echo "make translations  extract the strings into locale/uk/LC_MESSAGES/django.po"
 	@echo "make clean    remove .venv, caches and collected static files (keeps db.sqlite3)"
 
 $(BIN)/python:
@@ -33,6 +34,11 @@ venv: $(INSTALLED)
 # Compiled translations are build products, never committed.
 messages: $(INSTALLED)
 	$(BIN)/python manage.py compilemessages --ignore=.venv -v0
+
+# Extracts the strings again; then translate the new and fuzzy entries (make test checks them).
+translations: $(INSTALLED)
+	$(BIN)/python manage.py makemessages -l uk --ignore=.venv --ignore=staticfiles \
+		--ignore=tests --ignore=artifacts --ignore=bench
 
 run: messages
 	$(BIN)/python manage.py migrate --noinput

@@ -2,6 +2,7 @@
 
 from django.core.exceptions import PermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
+from django.utils.translation import gettext_lazy as _
 from rest_framework import exceptions, status
 from rest_framework.views import exception_handler
 
@@ -12,7 +13,7 @@ class Conflict(Exception):
 
 class ConflictError(exceptions.APIException):
     status_code = status.HTTP_409_CONFLICT
-    default_detail = "The record was changed by someone else; reload it and try again."
+    default_detail = _("The record was changed by someone else; reload it and try again.")
     default_code = "conflict"
 
 

@@ -1,5 +1,6 @@
 """Request parsers of the REST API."""
 
+from django.utils.translation import gettext as _
 from rest_framework.exceptions import ParseError
 from rest_framework.parsers import JSONParser
 
@@ -11,4 +12,4 @@ class SafeJSONParser(JSONParser):
         try:
             return super().parse(stream, media_type, parser_context)
         except RecursionError:
-            raise ParseError("JSON parse error - the document nests too deeply.") from None
+            raise ParseError(_("JSON parse error - the document nests too deeply.")) from None

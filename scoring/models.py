@@ -41,7 +41,11 @@ class TableResult(models.Model):
         verbose_name_plural = _("table results")
 
     def __str__(self) -> str:
-        return f"{self.table}: {self.get_status_display()} (v{self.version})"
+        return _("%(table)s: %(status)s (version %(version)d)") % {
+            "table": self.table,
+            "status": self.get_status_display(),
+            "version": self.version,
+        }
 
 
 class ResultVersion(models.Model):
@@ -99,7 +103,11 @@ class ResultVersion(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.table} v{self.number} ({self.status})"
+        return _("%(table)s, version %(number)d (%(status)s)") % {
+            "table": self.table,
+            "number": self.number,
+            "status": self.get_status_display(),
+        }
 
 
 class StandingsSnapshot(models.Model):
@@ -124,4 +132,7 @@ class StandingsSnapshot(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.tournament.name} standings v{self.version}"
+        return _("Standings of %(tournament)s, version %(version)d") % {
+            "tournament": self.tournament.name,
+            "version": self.version,
+        }

@@ -10,6 +10,10 @@ A sheet is JSON-like, as a form or the API sends it:
 `ValidatedSheet` (totals, placements, winner, running totals), or raises `ScoreSheetError` listing
 the first broken rule of every bad row, so that a person can fix the whole sheet in one go. Live
 tables submit through `sheet_from_game`, so both paths are judged by the same code.
+
+Seats are indexes from 0 in the sheet, as in every record; the messages are for people and count
+them from 1, as the pages do. Each message is a `Message`: its text is English, and it carries the
+template and values with which a page shows it in its own language.
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ from typing import Any
 from gameplay.engine.cards import CARD_POINTS, DECK_SIZE, MARRIAGE_VALUE
 from gameplay.engine.deal import DealState
 from gameplay.engine.game import Game
+from gameplay.engine.messages import Message, _, ngettext, pgettext
 from gameplay.engine.rules import ABSOLUTE_MAX_BID, RuleSet
 
 from .standings import TableResult
@@ -58,12 +63,35 @@ _MARRIAGE_SHARES = tuple(
 )
 
 
-class ScoreSheetError(ValueError):
-    """A score sheet that breaks the rules; `messages` names each bad row and the rule it breaks."""
+# The fields of a row as a person knows them from the entry form.
+_FIELD_NAMES = {
+    "dealer": pgettext("score sheet field", "dealer"),
+    "declarer": pgettext("score sheet field", "declarer"),
+    "bid": pgettext("score sheet field", "bid"),
+    "outcome": pgettext("score sheet field", "outcome"),
+    "scores": pgettext("score sheet field", "scores"),
+}
 
-    def __init__(self, messages: Sequence[str]) -> None:
+
+class ScoreSheetError(ValueError):
+    """A score sheet that breaks the rules; `messages` names each bad row and the rule it breaks.
+
+    The messages are `Message`s: English text, with what a page needs to show them in its own
+    language. A message about one row has the row's number (from 1) as its parameter `row`.
+    """
+
+    def __init__(self, messages: Sequence[Message]) -> None:
         self.messages = list(messages)
         super().__init__("\n".join(self.messages))
+
+
+def _at_row(number: int, problem: Message) -> Message:
+    return Message(_("row %(row)s: %(problem)s"), row=number, problem=problem)
+
+
+def _seat(index: int) -> int:
+    """A seat as people count it: from 1."""
+    return index + 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,20 +186,26 @@ def validate_score_sheet(
 
     if not isinstance(sheet, Mapping):
         raise ScoreSheetError(
-            ["a score sheet must be an object with 'mode' and its rows or totals"]
+            [Message(_("a score sheet must be an object with 'mode' and its rows or totals"))]
         )
     mode = sheet.get("mode")
     if not isinstance(mode, str) or mode not in _SHEET_FIELDS:
-        raise ScoreSheetError(["the sheet's 'mode' must be 'deals' or 'totals'"])
+        raise ScoreSheetError([Message(_("the sheet's 'mode' must be 'deals' or 'totals'"))])
     unknown = sorted(str(name) for name in sheet if name not in _SHEET_FIELDS[mode])
     if unknown:
-        raise ScoreSheetError([f"the sheet has no field {unknown[0]!r}"])
+        raise ScoreSheetError(
+            [Message(_("the sheet has no field %(field)s"), field=repr(unknown[0]))]
+        )
     if mode == "totals":
         if not quick_allowed:
             raise ScoreSheetError(
                 [
-                    "this tournament does not accept final totals only; "
-                    "enter the score sheet deal by deal"
+                    Message(
+                        _(
+                            "this tournament does not accept final totals only; "
+                            "enter the score sheet deal by deal"
+                        )
+                    )
                 ]
             )
         return _validate_totals(sheet, players=players, rules=rules, fixed_deals=fixed_deals)
@@ -214,10 +248,10 @@ def _validate_deals(
     rows: Any, *, players: int, first_dealer: int, rules: RuleSet, fixed_deals: int | None
 ) -> ValidatedSheet:
     if not isinstance(rows, list):
-        raise ScoreSheetError(["'rows' must be a list with one row per deal"])
+        raise ScoreSheetError([Message(_("'rows' must be a list with one row per deal"))])
     if not rows:
-        raise ScoreSheetError(["the sheet has no rows"])
-    errors: list[str] = []
+        raise ScoreSheetError([Message(_("the sheet has no rows"))])
+    errors: list[Message] = []
     parsed: list[SheetRow] = []
     running: list[tuple[int, ...]] = []
     totals = [0] * players
@@ -228,26 +262,34 @@ def _validate_deals(
     for index, raw in enumerate(rows):
         number = index + 1
         if fixed_deals is not None and index >= fixed_deals:
-            errors.append(
-                f"row {number}: this table plays {fixed_deals} deals, "
-                f"so the sheet has {fixed_deals} rows, not {len(rows)}"
+            problem = ngettext(
+                "this table plays %(count)s deal, so the sheet has %(count)s row, not %(rows)s",
+                "this table plays %(count)s deals, so the sheet has %(count)s rows, not %(rows)s",
+                fixed_deals,
+                rows=len(rows),
             )
+            errors.append(_at_row(number, problem))
             break
         if ended_after is not None:
-            errors.append(
-                f"row {number}: the game ended after row {ended_after} (seat {winner} won); "
-                "the sheet stops at the deal that ends the game"
+            problem = Message(
+                _(
+                    "the game ended after row %(last)s (seat %(seat)s won); "
+                    "the sheet stops at the deal that ends the game"
+                ),
+                last=ended_after,
+                seat=_seat(winner),
             )
+            errors.append(_at_row(number, problem))
             break
-        row, error = _read_row(raw, number, players)
+        row, problem = _read_row(raw, players)
         if row is None:
-            errors.append(error)
+            errors.append(_at_row(number, problem))
             totals_known = False
             continue
         dealer = (first_dealer + index) % players
-        error = _row_rule_error(row, number, dealer, players, rules)
-        if error:
-            errors.append(error)
+        problem = _row_rule_error(row, dealer, players, rules)
+        if problem:
+            errors.append(_at_row(number, problem))
         else:
             parsed.append(row)
         for seat, score in enumerate(row.scores):
@@ -262,7 +304,12 @@ def _validate_deals(
         if fixed_deals is not None:
             if len(rows) < fixed_deals:
                 errors.append(
-                    f"this table plays {fixed_deals} deals, but the sheet has only {len(rows)} rows"
+                    ngettext(
+                        "this table plays %(count)s deal, but the sheet has only %(rows)s rows",
+                        "this table plays %(count)s deals, but the sheet has only %(rows)s rows",
+                        fixed_deals,
+                        rows=len(rows),
+                    )
                 )
             else:
                 winner = _sole_leader(totals)
@@ -283,36 +330,38 @@ def _validate_deals(
     )
 
 
-def _read_row(raw: Any, number: int, players: int) -> tuple[SheetRow | None, str]:
+def _read_row(raw: Any, players: int) -> tuple[SheetRow | None, Message | None]:
     """The row's fields with the right types, or the first field that is missing or malformed."""
-    where = f"row {number}"
     if not isinstance(raw, Mapping):
-        return None, (
-            f"{where}: a row must be an object with dealer, declarer, bid, contract, outcome "
-            "and scores"
+        return None, Message(
+            _("a row must be an object with dealer, declarer, bid, contract, outcome and scores")
         )
     for name in _REQUIRED_ROW_FIELDS:
         if name not in raw:
-            return None, f"{where}: '{name}' is missing"
+            return None, Message(_("'%(field)s' is missing"), field=_FIELD_NAMES[name])
     unknown = sorted(str(name) for name in raw if name not in _ROW_FIELDS)
     if unknown:
-        return None, f"{where}: unknown field {unknown[0]!r}"
+        return None, Message(_("unknown field %(field)s"), field=repr(unknown[0]))
     for name in ("dealer", "declarer", "bid"):
         if not _is_whole(raw[name]):
-            return None, f"{where}: '{name}' must be a whole number"
+            return None, Message(_("'%(field)s' must be a whole number"), field=_FIELD_NAMES[name])
     contract = raw.get("contract")
     if contract is not None and not _is_whole(contract):
-        return None, f"{where}: 'contract' must be a whole number (or null if none was named)"
+        return None, Message(_("'contract' must be a whole number (or empty if none was named)"))
     forced = raw.get("forced", False)
     if not isinstance(forced, bool):
-        return None, f"{where}: 'forced' must be true or false"
+        return None, Message(_("'forced' must be true or false"))
     scores = raw["scores"]
     if (
         not isinstance(scores, list | tuple)
         or len(scores) != players
         or not all(_is_whole(score) for score in scores)
     ):
-        return None, f"{where}: 'scores' must list {players} whole numbers, one per seat"
+        return None, ngettext(
+            "'scores' must list %(count)s whole number, one per seat",
+            "'scores' must list %(count)s whole numbers, one per seat",
+            players,
+        )
     row = SheetRow(
         dealer=raw["dealer"],
         declarer=raw["declarer"],
@@ -322,153 +371,250 @@ def _read_row(raw: Any, number: int, players: int) -> tuple[SheetRow | None, str
         forced=forced,
         scores=tuple(scores),
     )
-    return row, ""
+    return row, None
 
 
-def _row_rule_error(
-    row: SheetRow, number: int, dealer: int, players: int, rules: RuleSet
-) -> str | None:
-    """The first rule of RULES.md the row breaks, as a message naming the row; None if none."""
-    where = f"row {number}"
+def _row_rule_error(row: SheetRow, dealer: int, players: int, rules: RuleSet) -> Message | None:
+    """The first rule of RULES.md the row breaks (the row's number is added by the caller)."""
     if row.dealer != dealer:
-        return (
-            f"{where}: the dealer must be seat {dealer}, not seat {row.dealer} "
-            "(the deal passes to the left after every deal)"
+        return Message(
+            _(
+                "the dealer must be seat %(dealer)s, not seat %(seat)s "
+                "(the deal passes to the left after every deal)"
+            ),
+            dealer=_seat(dealer),
+            seat=_seat(row.dealer),
         )
     declarer = row.declarer
     if not 0 <= declarer < players:
-        return f"{where}: the declarer must be a seat from 0 to {players - 1}"
+        return Message(_("the declarer must be a seat from 1 to %(players)s"), players=players)
     active = tuple((dealer + k) % players for k in (1, 2, 3))
     if declarer not in active:
-        return f"{where}: the declarer cannot be seat {declarer}: the dealer sits out the deal"
+        return Message(
+            _("the declarer cannot be seat %(seat)s: the dealer sits out the deal"),
+            seat=_seat(declarer),
+        )
     bid = row.bid
     if row.forced:
         if declarer != active[2]:
-            return (
-                f"{where}: a forced declarer is the third active player, seat {active[2]}, "
-                "after the first two pass without a bid"
+            return Message(
+                _(
+                    "a forced declarer is the third active player, seat %(seat)s, "
+                    "after the first two pass without a bid"
+                ),
+                seat=_seat(active[2]),
             )
         if bid != rules.min_bid:
-            return (
-                f"{where}: a forced declarer plays for the lowest bid, {rules.min_bid}, not {bid}"
+            return Message(
+                _("a forced declarer plays for the lowest bid, %(lowest)s, not %(bid)s"),
+                lowest=rules.min_bid,
+                bid=bid,
             )
     if bid % 5:
-        return f"{where}: the bid must be a multiple of 5, not {bid}"
+        return Message(_("the bid must be a multiple of 5, not %(bid)s"), bid=bid)
     if bid < rules.min_bid:
-        return f"{where}: the bid must be at least {rules.min_bid}, not {bid}"
+        return Message(
+            _("the bid must be at least %(lowest)s, not %(bid)s"), lowest=rules.min_bid, bid=bid
+        )
     if not rules.bid_jumps and (bid - rules.min_bid) % rules.bid_step:
-        return (
-            f"{where}: without jumps (bid_jumps off) every bid is {rules.min_bid} plus steps of "
-            f"{rules.bid_step}, so {bid} cannot be bid"
+        return Message(
+            _(
+                "without jumps (bid_jumps off) every bid is %(lowest)s plus steps of %(step)s, "
+                "so %(bid)s cannot be bid"
+            ),
+            lowest=rules.min_bid,
+            step=rules.bid_step,
+            bid=bid,
         )
     if rules.bid_cap == "held_marriages" and bid > MAX_HELD_BID:
-        return (
-            f"{where}: the bid may not exceed {MAX_HELD_BID} "
-            "(120 plus the three marriages a hand of 7 cards can hold)"
+        return Message(
+            _(
+                "the bid may not exceed %(most)s "
+                "(120 plus the three marriages a hand of 7 cards can hold)"
+            ),
+            most=MAX_HELD_BID,
         )
     if bid > ABSOLUTE_MAX_BID:
-        return f"{where}: the bid may not exceed {ABSOLUTE_MAX_BID}: no deal can score more"
+        return Message(
+            _("the bid may not exceed %(most)s: no deal can score more"), most=ABSOLUTE_MAX_BID
+        )
     outcome = row.outcome
     if outcome not in OUTCOMES:
-        return f"{where}: the outcome must be 'made', 'failed' or 'conceded', not {outcome!r}"
+        return Message(
+            _("the outcome must be 'made', 'failed' or 'conceded', not %(outcome)s"),
+            outcome=repr(outcome),
+        )
     contract = row.contract
     if contract is None:
         if outcome != "conceded":
-            return f"{where}: a played deal needs its contract"
+            return Message(_("a played deal needs its contract"))
     else:
         if contract % 5:
-            return f"{where}: the contract must be a multiple of 5, not {contract}"
+            return Message(
+                _("the contract must be a multiple of 5, not %(contract)s"), contract=contract
+            )
         if contract < bid:
-            return f"{where}: the contract ({contract}) may not be below the bid ({bid})"
+            return Message(
+                _("the contract (%(contract)s) may not be below the bid (%(bid)s)"),
+                contract=contract,
+                bid=bid,
+            )
         if contract > MAX_CONTRACT:
-            return (
-                f"{where}: the contract may not exceed {MAX_CONTRACT} "
-                "(120 card points plus all four marriages)"
+            return Message(
+                _("the contract may not exceed %(most)s (120 card points plus all four marriages)"),
+                most=MAX_CONTRACT,
             )
 
     scores = row.scores
-    error = _declarer_score_error(row, where)
-    if error:
-        return error
+    problem = _declarer_score_error(row)
+    if problem:
+        return problem
     defenders = tuple(seat for seat in active if seat != declarer)
     if outcome == "conceded":
         bonus = rules.concede_bonus
         for seat in defenders:
             if scores[seat] != bonus:
-                return (
-                    f"{where}: seat {seat} scores +{bonus} when the declarer concedes "
-                    f"(concede_bonus), not {scores[seat]}"
+                return Message(
+                    _(
+                        "seat %(seat)s scores +%(bonus)s when the declarer concedes "
+                        "(concede_bonus), not %(score)s"
+                    ),
+                    seat=_seat(seat),
+                    bonus=bonus,
+                    score=scores[seat],
                 )
     else:
         for seat in defenders:
-            error = _defender_score_error(scores[seat], seat, where, rules)
-            if error:
-                return error
+            problem = _defender_score_error(scores[seat], seat, rules)
+            if problem:
+                return problem
         low_seat, high_seat = sorted(defenders)
         first, second = scores[low_seat], scores[high_seat]
         conflict = _defence_conflict(first, second, contract, outcome == "made", rules)
-        defence = f"the defenders (seats {low_seat} and {high_seat}) score"
+        defence = {
+            "first": _seat(low_seat),
+            "second": _seat(high_seat),
+            "first_score": first,
+            "second_score": second,
+        }
         if conflict == "total":
-            return (
-                f"{where}: {defence} {first} and {second}, more than one deal holds "
-                "(120 card points, and each marriage is declared at most once)"
+            return Message(
+                _(
+                    "the defenders (seats %(first)s and %(second)s) score %(first_score)s and "
+                    "%(second_score)s, more than one deal holds "
+                    "(120 card points, and each marriage is declared at most once)"
+                ),
+                **defence,
             )
         if conflict == "made":
-            return (
-                f"{where}: the declarer cannot have made {contract} when {defence} {first} and "
-                f"{second}: too few card points and marriages are left for him"
+            return Message(
+                _(
+                    "the declarer cannot have made %(contract)s when the defenders "
+                    "(seats %(first)s and %(second)s) score %(first_score)s and %(second_score)s: "
+                    "too few card points and marriages are left for him"
+                ),
+                contract=contract,
+                **defence,
             )
         if conflict == "failed":
-            return (
-                f"{where}: the declarer cannot have failed {contract} when {defence} only {first} "
-                f"and {second}: the card points they did not take are enough"
+            return Message(
+                _(
+                    "the declarer cannot have failed %(contract)s when the defenders "
+                    "(seats %(first)s and %(second)s) score only %(first_score)s and "
+                    "%(second_score)s: the card points they did not take are enough"
+                ),
+                contract=contract,
+                **defence,
             )
     if players == 4 and scores[dealer] not in _talon_scores(rules):
-        return (
-            f"{where}: the dealer (seat {dealer}) scores the talon: 100 for three nines, "
-            f"otherwise its card points rounded to {rules.rounding}; {scores[dealer]} is not "
-            "possible"
+        return Message(
+            _(
+                "the dealer (seat %(seat)s) scores the talon: 100 for three nines, "
+                "otherwise its card points rounded to %(unit)s; %(score)s is not possible"
+            ),
+            seat=_seat(dealer),
+            unit=rules.rounding,
+            score=scores[dealer],
         )
     return None
 
 
-def _declarer_score_error(row: SheetRow, where: str) -> str | None:
+def _declarer_score_error(row: SheetRow) -> Message | None:
     seat, contract, score = row.declarer, row.contract, row.scores[row.declarer]
-    who = f"{where}: the declarer (seat {seat})"
+    values = {"seat": _seat(seat), "contract": contract, "score": score}
     if row.outcome == "made" and score != contract:
-        return f"{who} made the contract {contract} and scores +{contract}, not {score}"
+        return Message(
+            _(
+                "the declarer (seat %(seat)s) made the contract %(contract)s and scores "
+                "+%(contract)s, not %(score)s"
+            ),
+            **values,
+        )
     if row.outcome == "failed" and score != -contract:
-        return f"{who} failed the contract {contract} and scores -{contract}, not {score}"
+        return Message(
+            _(
+                "the declarer (seat %(seat)s) failed the contract %(contract)s and scores "
+                "-%(contract)s, not %(score)s"
+            ),
+            **values,
+        )
     if row.outcome == "conceded":
         if row.forced:
             if score:
-                return (
-                    f"{where}: the forced declarer (seat {seat}) conceded and scores 0, not {score}"
+                return Message(
+                    _("the forced declarer (seat %(seat)s) conceded and scores 0, not %(score)s"),
+                    seat=_seat(seat),
+                    score=score,
                 )
         elif contract is None and score != -row.bid:
-            return (
-                f"{who} conceded before naming a contract and scores minus the bid, -{row.bid}, "
-                f"not {score}"
+            return Message(
+                _(
+                    "the declarer (seat %(seat)s) conceded before naming a contract and scores "
+                    "minus the bid, -%(bid)s, not %(score)s"
+                ),
+                seat=_seat(seat),
+                bid=row.bid,
+                score=score,
             )
         elif contract is not None and score != -contract:
-            return f"{who} conceded the contract {contract} and scores -{contract}, not {score}"
+            return Message(
+                _(
+                    "the declarer (seat %(seat)s) conceded the contract %(contract)s and scores "
+                    "-%(contract)s, not %(score)s"
+                ),
+                **values,
+            )
     return None
 
 
-def _defender_score_error(score: int, seat: int, where: str, rules: RuleSet) -> str | None:
+def _defender_score_error(score: int, seat: int, rules: RuleSet) -> Message | None:
     unit = rules.rounding
     if score < 0:
-        return f"{where}: seat {seat} defends and cannot score below 0, not {score}"
+        return Message(
+            _("seat %(seat)s defends and cannot score below 0, not %(score)s"),
+            seat=_seat(seat),
+            score=score,
+        )
     if score % unit:
-        return (
-            f"{where}: seat {seat} defends and scores his deal points rounded to {unit}; "
-            f"{score} is not a multiple of {unit}"
+        return Message(
+            _(
+                "seat %(seat)s defends and scores his deal points rounded to %(unit)s; "
+                "%(score)s is not a multiple of %(unit)s"
+            ),
+            seat=_seat(seat),
+            unit=unit,
+            score=score,
         )
     most = rules.round_points(MAX_DEFENDER_POINTS)
     if score > most:
-        return (
-            f"{where}: seat {seat} defends and can score at most {most} "
-            f"(120 card points plus all four marriages), not {score}"
+        return Message(
+            _(
+                "seat %(seat)s defends and can score at most %(most)s "
+                "(120 card points plus all four marriages), not %(score)s"
+            ),
+            seat=_seat(seat),
+            most=most,
+            score=score,
         )
     return None
 
@@ -548,16 +694,33 @@ def _validate_totals(
         or len(totals) != players
         or not all(_is_whole(total) for total in totals)
     ):
-        raise ScoreSheetError([f"'totals' must list {players} whole numbers, one per seat"])
+        raise ScoreSheetError(
+            [
+                ngettext(
+                    "'totals' must list %(count)s whole number, one per seat",
+                    "'totals' must list %(count)s whole numbers, one per seat",
+                    players,
+                )
+            ]
+        )
     totals = tuple(totals)
     errors = [
-        f"seat {seat}'s total {total} must be a multiple of 5: every deal scores multiples of 5"
+        Message(
+            _(
+                "seat %(seat)s's total %(total)s must be a multiple of 5: "
+                "every deal scores multiples of 5"
+            ),
+            seat=_seat(seat),
+            total=total,
+        )
         for seat, total in enumerate(totals)
         if total % 5
     ]
     winner = sheet.get("winner")
     if winner is not None and (not _is_whole(winner) or not 0 <= winner < players):
-        errors.append(f"the winner must be a seat from 0 to {players - 1}")
+        errors.append(
+            Message(_("the winner must be a seat from 1 to %(players)s"), players=players)
+        )
     if errors:
         raise ScoreSheetError(errors)
     target = rules.target
@@ -567,25 +730,49 @@ def _validate_totals(
         if winner is not None and winner != leader:
             raise ScoreSheetError(
                 [
-                    f"seat {winner} cannot have won: a game of {fixed_deals} deals is won by "
-                    "the highest total alone"
+                    ngettext(
+                        "seat %(seat)s cannot have won: a game of %(count)s deal is won by "
+                        "the highest total alone",
+                        "seat %(seat)s cannot have won: a game of %(count)s deals is won by "
+                        "the highest total alone",
+                        fixed_deals,
+                        seat=_seat(winner),
+                    )
                 ]
             )
         winner = leader
     elif max(totals) < target:
-        raise ScoreSheetError([f"no total reaches {target}, so the game is not over"])
+        raise ScoreSheetError(
+            [Message(_("no total reaches %(target)s, so the game is not over"), target=target)]
+        )
     elif winner is None:
         if leader is None:
             raise ScoreSheetError(
                 [
-                    f"seats {_seat_list(totals, max(totals))} tie for the lead: name the winner "
-                    f"(the declarer who reached {target} in the last deal)"
+                    Message(
+                        _(
+                            "seats %(seats)s tie for the lead: name the winner "
+                            "(the declarer who reached %(target)s in the last deal)"
+                        ),
+                        seats=_seat_list(totals, max(totals)),
+                        target=target,
+                    )
                 ]
             )
         winner = leader
     elif totals[winner] < target:
         raise ScoreSheetError(
-            [f"seat {winner} cannot have won with {totals[winner]}: the winner reaches {target}"]
+            [
+                Message(
+                    _(
+                        "seat %(seat)s cannot have won with %(total)s: "
+                        "the winner reaches %(target)s"
+                    ),
+                    seat=_seat(winner),
+                    total=totals[winner],
+                    target=target,
+                )
+            ]
         )
     return ValidatedSheet(
         mode="totals",
@@ -615,19 +802,32 @@ def _sole_leader(totals: Sequence[int]) -> int | None:
     return leaders[0] if len(leaders) == 1 else None
 
 
-def _not_over_message(totals: Sequence[int], rows: int, target: int) -> str:
+def _not_over_message(totals: Sequence[int], rows: int, target: int) -> Message:
     best = max(totals)
     if best < target:
-        return f"the game is not over after the last row ({rows}): no total has reached {target}"
-    return (
-        f"the game is not over after the last row ({rows}): seats {_seat_list(totals, best)} "
-        f"tie for the lead at {best}, so one more deal is played"
+        return Message(
+            _(
+                "the game is not over after the last row (%(rows)s): "
+                "no total has reached %(target)s"
+            ),
+            rows=rows,
+            target=target,
+        )
+    return Message(
+        _(
+            "the game is not over after the last row (%(rows)s): seats %(seats)s tie for the "
+            "lead at %(total)s, so one more deal is played"
+        ),
+        rows=rows,
+        seats=_seat_list(totals, best),
+        total=best,
     )
 
 
-def _seat_list(totals: Sequence[int], value: int) -> str:
-    seats = [str(seat) for seat, total in enumerate(totals) if total == value]
-    return ", ".join(seats[:-1]) + " and " + seats[-1]
+def _seat_list(totals: Sequence[int], value: int) -> Message:
+    """The seats (from 1) whose total is `value`: "1 and 3", "1, 2 and 3"."""
+    seats = [str(_seat(seat)) for seat, total in enumerate(totals) if total == value]
+    return Message(_("%(seats)s and %(last)s"), seats=", ".join(seats[:-1]), last=seats[-1])
 
 
 def _placements(totals: Sequence[int], winner: int | None) -> tuple[int, ...]:

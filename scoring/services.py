@@ -8,7 +8,6 @@ client saw, so a second writer gets a conflict instead of overwriting the first.
 from __future__ import annotations
 
 import logging
-import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -20,6 +19,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from config.exceptions import Conflict
+from config.i18n import translate
 from gameplay.engine import RuleSet
 from scoring import standings as standings_logic
 from scoring.models import ResultVersion, StandingsSnapshot, TableResult
@@ -41,21 +41,33 @@ def results_open_for_round(*, round_: Round) -> None:
     )
 
 
-def validate_sheet_for_table(table: Table, sheet: Any):
-    """Check a score sheet against the table's seats and the tournament's rules."""
+def _validate_sheet(table: Table, sheet: Any) -> ValidatedSheet:
+    """The score sheet judged against the table's seats and the tournament's rules.
+
+    Raises ScoreSheetError, whose messages are in English with what it takes to translate them.
+    """
     tournament = table.round.tournament
     fixed = tournament.deals_per_round if tournament.round_format == "deals" else None
+    return validate_score_sheet(
+        sheet,
+        players=table.seats.count(),
+        first_dealer=0,
+        rules=RuleSet.from_dict(tournament.rules),
+        fixed_deals=fixed,
+        quick_allowed=tournament.quick_results_allowed,
+    )
+
+
+def validate_sheet_for_table(table: Table, sheet: Any) -> ValidatedSheet:
+    """Check a score sheet against the table's seats and the tournament's rules.
+
+    A sheet that breaks the rules raises ValidationError({"sheet": [...]}) with the validator's
+    messages in the active language.
+    """
     try:
-        return validate_score_sheet(
-            sheet,
-            players=table.seats.count(),
-            first_dealer=0,
-            rules=RuleSet.from_dict(tournament.rules),
-            fixed_deals=fixed,
-            quick_allowed=tournament.quick_results_allowed,
-        )
+        return _validate_sheet(table, sheet)
     except ScoreSheetError as error:
-        raise ValidationError({"sheet": list(error.messages)}) from None
+        raise ValidationError({"sheet": [translate(m) for m in error.messages]}) from None
 
 
 def _lock_result(table: Table) -> TableResult:
@@ -266,9 +278,6 @@ def standings_recompute(*, tournament_id: int) -> StandingsSnapshot | None:
 
 
 # ----------------------------------------------------------------------------- sheet entry
-_ROW_MESSAGE = re.compile(r"^row (\d+): ")
-
-
 @dataclass(frozen=True)
 class SheetCheck:
     """A score sheet judged as `result_submit` judges it, with what the entry form shows.
@@ -276,6 +285,7 @@ class SheetCheck:
     `running_totals` has one entry per row of the sheet: every seat's total after that deal, or
     None once a row's scores cannot be read. `row_messages` are the messages that name a row
     (keyed by its number, from 1); `sheet_messages` the others, such as a game not over yet.
+    Every message is in the active language.
     """
 
     validated: ValidatedSheet | None
@@ -292,21 +302,23 @@ class SheetCheck:
 def sheet_check(*, table: Table, sheet: Any) -> SheetCheck:
     """Judge a sheet being typed in without storing it: the same validation as `result_submit`."""
     try:
-        validated = validate_sheet_for_table(table, sheet)
-    except ValidationError as error:
-        messages = error.message_dict.get("sheet", []) if hasattr(error, "error_dict") else []
-        messages = messages or error.messages
+        validated = _validate_sheet(table, sheet)
+    except ScoreSheetError as error:
+        messages = []
         row_messages: dict[int, list[str]] = {}
         sheet_messages = []
-        for message in messages:
-            named = _ROW_MESSAGE.match(message)
-            if named:
-                row_messages.setdefault(int(named.group(1)), []).append(message)
+        for message in error.messages:
+            text = translate(message)
+            messages.append(text)
+            # A message about one deal carries the row's number (see scoring.score_sheet).
+            row = message.params.get("row")
+            if row is not None:
+                row_messages.setdefault(row, []).append(text)
             else:
-                sheet_messages.append(message)
+                sheet_messages.append(text)
         return SheetCheck(
             validated=None,
-            messages=list(messages),
+            messages=messages,
             row_messages=row_messages,
             sheet_messages=sheet_messages,
             running_totals=_typed_running_totals(sheet, table.seats.count()),

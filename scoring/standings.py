@@ -15,6 +15,8 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
+from gameplay.engine.messages import Message, _
+
 # Metric name -> whether a higher value is better.
 METRICS: dict[str, bool] = {
     "tournament_points": True,
@@ -244,22 +246,33 @@ def table_points(
 
 
 def validate_precedence(precedence: Sequence[str]) -> tuple[str, ...]:
-    """The precedence as a tuple of metric names; ValueError naming the problem if it is invalid."""
-    if isinstance(precedence, str):
-        raise ValueError("the precedence is a list of metric names, not one name")
+    """The precedence as a tuple of metric names; ValueError naming the problem if it is invalid.
+
+    The error's message is a `Message`, so that a page can show it in its own language.
+    """
+    if isinstance(precedence, str) or not isinstance(precedence, Iterable):
+        raise ValueError(Message(_("the precedence is a list of metric names, not one name")))
     names = tuple(precedence)
     if not names:
-        raise ValueError("the precedence needs at least one metric")
+        raise ValueError(Message(_("the precedence needs at least one metric")))
     for name in names:
         if name not in METRICS:
             raise ValueError(
-                f"unknown standings metric {name!r}; the metrics are {', '.join(METRICS)}"
+                Message(
+                    _("unknown standings metric %(metric)s; the metrics are %(metrics)s"),
+                    metric=repr(name),
+                    metrics=", ".join(METRICS),
+                )
             )
     for name in names:
         if names.count(name) > 1:
-            raise ValueError(f"metric {name!r} appears twice in the precedence")
+            raise ValueError(
+                Message(_("metric %(metric)s appears twice in the precedence"), metric=repr(name))
+            )
     if "random" in names and names[-1] != "random":
-        raise ValueError("'random' settles every tie, so it can only be the last metric")
+        raise ValueError(
+            Message(_("'random' settles every tie, so it can only be the last metric"))
+        )
     return names
 
 
@@ -269,25 +282,44 @@ def validate_placement_points(
     """The points per place by table size, exact; ValueError naming the problem if invalid.
 
     Keys are 3 and 4 (or "3" and "4", as JSON stores them); each value lists the points from the
-    first place to the last and may not grow with the place.
+    first place to the last and may not grow with the place. Messages are `Message`s.
     """
     if not isinstance(placement_points, Mapping):
-        raise ValueError("placement points map a table size (3 or 4) to the points per place")
+        raise ValueError(
+            Message(_("placement points map a table size (3 or 4) to the points per place"))
+        )
     exact: dict[int, tuple[Fraction, ...]] = {}
     for key, values in placement_points.items():
         # JSON objects have string keys, so a stored scheme says "3" and "4".
         size = {3: 3, 4: 4, "3": 3, "4": 4}.get(key) if isinstance(key, int | str) else None
         if size is None or isinstance(key, bool):
-            raise ValueError(f"placement points are for tables of 3 or 4, not {key!r}")
+            raise ValueError(
+                Message(
+                    _("placement points are for tables of 3 or 4, not %(size)s"), size=repr(key)
+                )
+            )
         if size in exact:
-            raise ValueError(f"placement points for tables of {size} are given twice")
+            raise ValueError(
+                Message(_("placement points for tables of %(size)s are given twice"), size=size)
+            )
         values = tuple(values) if isinstance(values, Sequence) else ()
         if len(values) != size or not all(_is_number(value) for value in values):
-            raise ValueError(f"a table of {size} needs {size} numbers of placement points")
+            raise ValueError(
+                Message(
+                    _("a table of %(size)s needs %(size)s numbers of placement points"), size=size
+                )
+            )
         fractions = tuple(_as_fraction(value) for value in values)
         if any(later > earlier for earlier, later in zip(fractions, fractions[1:], strict=False)):
             raise ValueError(
-                f"placement points for tables of {size} may not grow with the place: {values}"
+                Message(
+                    _(
+                        "placement points for tables of %(size)s may not grow with the place: "
+                        "%(points)s"
+                    ),
+                    size=size,
+                    points=", ".join(str(value) for value in values),
+                )
             )
         exact[size] = fractions
     return exact

@@ -40,6 +40,12 @@ METRIC_LABELS = {
     "random": _("Random draw"),
 }
 PRECEDENCE_SLOTS = len(METRIC_LABELS)
+# The bid_cap values (gameplay.engine.rules.BID_CAPS) with what they mean; the value stays in front,
+# as the help text and RULES.md name it.
+BID_CAP_LABELS = {
+    "held_marriages": _("held_marriages: up to 120 plus the marriages held"),
+    "none": _("none: no cap"),
+}
 TABLE_SIZES = (3, 4)
 
 # Every RuleSet option with its RULES.md name, a short title and what it changes.
@@ -113,7 +119,7 @@ class TournamentForm(DirectorForm):
     """A tournament's settings; `options()` gives the keyword arguments of the services."""
 
     club = forms.ModelChoiceField(queryset=Club.objects.none(), label=_("Club"))
-    name = forms.CharField(label=_("Name"), max_length=160)
+    name = forms.CharField(label=pgettext_lazy("tournament", "Name"), max_length=160)
     date = forms.DateField(
         label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
     )
@@ -181,7 +187,7 @@ class TournamentForm(DirectorForm):
             if isinstance(default, bool):
                 field = forms.BooleanField(required=False)
             elif name == "bid_cap":
-                field = forms.ChoiceField(choices=[(cap, cap) for cap in BID_CAPS])
+                field = forms.ChoiceField(choices=[(cap, BID_CAP_LABELS[cap]) for cap in BID_CAPS])
             elif name == "rounding":
                 field = forms.TypedChoiceField(coerce=int, choices=[(5, "5"), (10, "10")])
             else:
@@ -317,11 +323,12 @@ class TournamentForm(DirectorForm):
             return
         for field, messages in error.message_dict.items():
             if field == "rules":
-                # The engine names the option it refuses: "rule option min_bid must be ...".
-                for message in messages:
-                    named = re.match(r"rule option (\w+) ", message)
-                    if named and f"rule_{named.group(1)}" in self.fields:
-                        self.add_error(f"rule_{named.group(1)}", message)
+                # The service names the option the engine refuses in the error's params.
+                for refused in error.error_dict[field]:
+                    message = next(iter(refused))
+                    option = (refused.params or {}).get("option")
+                    if option and f"rule_{option}" in self.fields:
+                        self.add_error(f"rule_{option}", message)
                     else:
                         self.section_errors.setdefault(field, []).append(message)
                         self.add_error(None, message)
@@ -368,7 +375,7 @@ def seat_label(seat: Seat) -> str:
     who = seat.registration.player.name if seat.registration_id else _("bot")
     return _("Table %(table)d, seat %(seat)d: %(who)s") % {
         "table": seat.table.number,
-        "seat": seat.position,
+        "seat": seat.number,
         "who": who,
     }
 
@@ -479,7 +486,8 @@ OUTCOME_CHOICES = [
 
 
 def _seat_choices(seat_names: list[str], blank: bool) -> list[tuple[Any, str]]:
-    choices = [(position, str(position)) for position in range(len(seat_names))]
+    # The values are the records' 0-based positions; people count the seats from 1.
+    choices = [(position, str(position + 1)) for position in range(len(seat_names))]
     return ([("", pgettext_lazy("no seat", "—"))] if blank else []) + choices
 
 
@@ -500,7 +508,7 @@ class SheetRowForm(DirectorForm):
         self.fields["declarer"].choices = _seat_choices(seat_names, blank=True)
         for position, name in enumerate(seat_names):
             self.fields[f"score_{position}"] = forms.IntegerField(
-                label=_("Seat %(seat)d (%(name)s)") % {"seat": position, "name": name},
+                label=_("Seat %(seat)d (%(name)s)") % {"seat": position + 1, "name": name},
                 required=False,
             )
         # In the sheet the column heads are the labels; each input also names its row.
@@ -538,7 +546,7 @@ class SheetRowForm(DirectorForm):
             name = f"score_{position}"
             if data.get(name) is None and name not in self.errors:
                 self.add_error(
-                    name, _("Enter seat %(seat)d's score (0 if none).") % {"seat": position}
+                    name, _("Enter seat %(seat)d's score (0 if none).") % {"seat": position + 1}
                 )
         return data
 
@@ -593,10 +601,10 @@ class TotalsForm(DirectorForm):
         self.seat_names = seat_names
         for position, name in enumerate(seat_names):
             self.fields[f"total_{position}"] = forms.IntegerField(
-                label=_("Seat %(seat)d (%(name)s)") % {"seat": position, "name": name},
+                label=_("Seat %(seat)d (%(name)s)") % {"seat": position + 1, "name": name},
             )
         self.fields["winner"].choices = [("", _("the highest total"))] + [
-            (position, _("seat %(seat)d (%(name)s)") % {"seat": position, "name": name})
+            (position, _("seat %(seat)d (%(name)s)") % {"seat": position + 1, "name": name})
             for position, name in enumerate(seat_names)
         ]
 

@@ -3,7 +3,9 @@
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils import formats
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 DEFAULT_PRECEDENCE = [
     "tournament_points",
@@ -37,7 +39,7 @@ class Club(models.Model):
     class Meta:
         ordering = ["name"]
         verbose_name = _("club")
-        verbose_name_plural = _("clubs")
+        verbose_name_plural = pgettext_lazy("more than one club", "clubs")
 
     def __str__(self) -> str:
         return self.name
@@ -47,7 +49,7 @@ class Player(models.Model):
     club = models.ForeignKey(
         Club, on_delete=models.PROTECT, related_name="players", verbose_name=_("club")
     )
-    name = models.CharField(_("name"), max_length=120)
+    name = models.CharField(pgettext_lazy("of a person", "name"), max_length=120)
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL,
         on_delete=models.SET_NULL,
@@ -149,7 +151,7 @@ class Tournament(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.name} ({self.date})"
+        return f"{self.name} ({formats.date_format(self.date, 'SHORT_DATE_FORMAT')})"
 
 
 class Registration(models.Model):
@@ -217,7 +219,10 @@ class Round(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.tournament.name}, round {self.number}"
+        return _("%(tournament)s, round %(number)d") % {
+            "tournament": self.tournament.name,
+            "number": self.number,
+        }
 
 
 class Table(models.Model):
@@ -233,7 +238,7 @@ class Table(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.round}, table {self.number}"
+        return _("%(round)s, table %(number)d") % {"round": self.round, "number": self.number}
 
 
 class Seat(models.Model):
@@ -273,8 +278,20 @@ class Seat(models.Model):
         ]
 
     def __str__(self) -> str:
-        who = f"bot ({self.bot_level})" if self.is_bot else str(self.registration)
-        return f"{self.table}, seat {self.position}: {who}"
+        if self.is_bot:
+            who = _("bot (%(level)s)") % {"level": self.get_bot_level_display()}
+        else:
+            who = str(self.registration)
+        return _("%(table)s, seat %(seat)d: %(who)s") % {
+            "table": self.table,
+            "seat": self.number,
+            "who": who,
+        }
+
+    @property
+    def number(self) -> int:
+        """The seat as people count it, from 1 (`position` is the 0-based index of the records)."""
+        return self.position + 1
 
     @property
     def is_bot(self) -> bool:

@@ -17,7 +17,9 @@ from django.db.models import Max
 from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
+from config.i18n import error_text
 from gameplay.engine import RuleOptionError, RuleSet
 from scoring.standings import validate_placement_points, validate_precedence
 from tournaments import seating
@@ -124,11 +126,17 @@ def player_update(*, actor: User, player: Player, name: str | None = None) -> Pl
 # ----------------------------------------------------------------------------- tournaments
 def _clean_tournament_options(options: dict[str, Any]) -> dict[str, Any]:
     """Validate the format options as a whole; raises ValidationError naming the field."""
-    errors: dict[str, str] = {}
+    errors: dict[str, Any] = {}
     try:
         RuleSet.from_dict(options.get("rules") or {})
     except RuleOptionError as error:
-        errors["rules"] = str(error)
+        # The option's name goes with the message (as a param, which ValidationError fills in
+        # with %, hence the doubled %), so that a form can show the message by its field.
+        errors["rules"] = ValidationError(
+            error_text(error).replace("%", "%%"),
+            code="rule_option",
+            params={"option": error.option},
+        )
     rounds = options.get("rounds_planned", 5)
     if not isinstance(rounds, int) or not 1 <= rounds <= 60:
         errors["rounds_planned"] = _("A tournament has from 1 to 60 rounds.")
@@ -149,12 +157,12 @@ def _clean_tournament_options(options: dict[str, Any]) -> dict[str, Any]:
         try:
             validate_precedence(options["standings_precedence"])
         except (ValueError, TypeError) as error:
-            errors["standings_precedence"] = str(error)
+            errors["standings_precedence"] = error_text(error)
     if options.get("placement_points") is not None:
         try:
             validate_placement_points(options["placement_points"])
         except (ValueError, TypeError) as error:
-            errors["placement_points"] = str(error)
+            errors["placement_points"] = error_text(error)
         else:
             # A size left out keeps the default points, so every table can be scored.
             options["placement_points"] = default_placement_points() | {
@@ -210,7 +218,12 @@ def tournament_update(*, actor: User, tournament: Tournament, **changes: Any) ->
         drawn = latest_round(tournament).number
         if changes["rounds_planned"] < drawn:
             raise ValidationError(
-                {"rounds_planned": _("%(n)d rounds are already drawn.") % {"n": drawn}}
+                {
+                    "rounds_planned": ngettext(
+                        "%(n)d round is already drawn.", "%(n)d rounds are already drawn.", drawn
+                    )
+                    % {"n": drawn}
+                }
             )
     current = {f: getattr(tournament, f) for f in EDITABLE_FIELDS}
     current.update(changes)
@@ -351,7 +364,7 @@ def _compute_draw(tournament: Tournament, number: int, seed: int) -> list[tuple[
             bot_counts=history.bot_counts,
         )
     except seating.SeatingError as error:
-        raise ValidationError(str(error)) from None
+        raise ValidationError(error_text(error)) from None
     return [tuple(table) for table in draw.tables]
 
 
@@ -384,7 +397,7 @@ def _scheduled_round(tournament, players, number, table_size, fill, seed):
             seed=schedule_seed,
         )
     except seating.SeatingError as error:
-        raise ValidationError(str(error)) from None
+        raise ValidationError(error_text(error)) from None
     return [tuple(table) for table in schedule.rounds[number - 1].tables]
 
 
@@ -421,7 +434,11 @@ def round_draw(*, actor: User, tournament: Tournament, seed: int | None = None) 
     number = last.number + 1 if last is not None else 1
     if number > tournament.rounds_planned:
         raise ValidationError(
-            _("All %(n)d rounds are drawn; finish the tournament or add rounds.")
+            ngettext(
+                "All %(n)d round is drawn; finish the tournament or add rounds.",
+                "All %(n)d rounds are drawn; finish the tournament or add rounds.",
+                tournament.rounds_planned,
+            )
             % {"n": tournament.rounds_planned}
         )
     seed = new_seed() if seed is None else seed
@@ -568,9 +585,12 @@ def registration_create_from_names(
         matches = club_players.get(name.casefold(), [])
         if len(matches) > 1:
             errors.append(
-                _(
+                ngettext(
+                    "Line %(line)d: the club has %(count)d player named %(name)s; "
+                    "register the right one on their own.",
                     "Line %(line)d: the club has %(count)d players named %(name)s; "
-                    "register the right one on their own."
+                    "register the right one on their own.",
+                    len(matches),
                 )
                 % {"line": line, "count": len(matches), "name": name}
             )
@@ -624,6 +644,17 @@ def player_login_from_link(*, token: str) -> User:
             _("A personal link cannot sign in a director. Sign in with your password instead.")
         )
     return user
+
+
+@transaction.atomic
+def player_login_ensure(*, actor: User, player: Player) -> User:
+    """The player's login, made without a password when he has none (a live table seats logins).
+
+    He signs in with his personal link, as any player without a password does.
+    """
+    _require_director(actor, player.club_id)
+    player = Player.objects.select_for_update().select_related("user").get(pk=player.pk)
+    return player.user or _player_login_create(player)
 
 
 def _player_login_create(player: Player) -> User:

@@ -6,7 +6,15 @@ class EngineError(Exception):
 
 
 class RuleOptionError(EngineError, ValueError):
-    """An unknown rule option or a value the option does not allow."""
+    """An unknown rule option or a value the option does not allow.
+
+    `option` names the option whose value is refused, or is None when the options as a whole are
+    wrong (not a mapping, or a name that is no option).
+    """
+
+    def __init__(self, message: object, option: str | None = None) -> None:
+        super().__init__(message)
+        self.option = option
 
 
 class IllegalActionError(EngineError, ValueError):

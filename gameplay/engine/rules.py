@@ -6,6 +6,7 @@ from dataclasses import asdict, dataclass, fields
 from typing import Any
 
 from .errors import RuleOptionError
+from .messages import Message, _
 
 BID_CAPS = ("held_marriages", "none")
 # With no bid cap a bid above what a deal can possibly score (all cards and all four marriages)
@@ -34,24 +35,33 @@ class RuleSet:
             expected = bool if field.type in ("bool", bool) else None
             if expected is bool:
                 if not isinstance(value, bool):
-                    raise RuleOptionError(f"rule option {field.name} must be true or false")
+                    raise _option_error(
+                        field.name, _("rule option %(option)s must be true or false")
+                    )
             elif field.name == "bid_cap":
                 if value not in BID_CAPS:
-                    raise RuleOptionError(
-                        f"rule option bid_cap must be one of {', '.join(BID_CAPS)}, not {value!r}"
+                    raise _option_error(
+                        "bid_cap",
+                        _("rule option %(option)s must be one of %(allowed)s, not %(value)s"),
+                        allowed=", ".join(BID_CAPS),
+                        value=repr(value),
                     )
             elif not isinstance(value, int) or isinstance(value, bool):
-                raise RuleOptionError(f"rule option {field.name} must be a whole number")
+                raise _option_error(field.name, _("rule option %(option)s must be a whole number"))
         if self.min_bid < 5 or self.min_bid % 5 or self.min_bid > 120:
-            raise RuleOptionError("rule option min_bid must be a multiple of 5 from 5 to 120")
+            raise _option_error(
+                "min_bid", _("rule option %(option)s must be a multiple of 5 from 5 to 120")
+            )
         if self.bid_step < 5 or self.bid_step % 5 or self.bid_step > 100:
-            raise RuleOptionError("rule option bid_step must be a multiple of 5 from 5 to 100")
+            raise _option_error(
+                "bid_step", _("rule option %(option)s must be a multiple of 5 from 5 to 100")
+            )
         if self.concede_bonus < 0 or self.concede_bonus > 1000:
-            raise RuleOptionError("rule option concede_bonus must be from 0 to 1000")
+            raise _option_error("concede_bonus", _("rule option %(option)s must be from 0 to 1000"))
         if self.rounding not in (5, 10):
-            raise RuleOptionError("rule option rounding must be 5 or 10")
+            raise _option_error("rounding", _("rule option %(option)s must be 5 or 10"))
         if self.target < 100 or self.target > 100_000:
-            raise RuleOptionError("rule option target must be from 100 to 100000")
+            raise _option_error("target", _("rule option %(option)s must be from 100 to 100000"))
 
     @classmethod
     def from_dict(cls, options: Any) -> RuleSet:
@@ -59,12 +69,16 @@ class RuleSet:
         if options is None:
             return DEFAULT_RULES
         if not isinstance(options, dict):
-            raise RuleOptionError("rules must be an object of rule options")
+            raise RuleOptionError(Message(_("rules must be an object of rule options")))
         known = {field.name for field in fields(cls)}
         unknown = sorted(str(name) for name in options if name not in known)
         if unknown:
             raise RuleOptionError(
-                f"unknown rule option {unknown[0]!r}; known options: {', '.join(sorted(known))}"
+                Message(
+                    _("unknown rule option %(option)s; known options: %(known)s"),
+                    option=repr(unknown[0]),
+                    known=", ".join(sorted(known)),
+                )
             )
         return cls(**options) if options else DEFAULT_RULES
 
@@ -84,6 +98,11 @@ class RuleSet:
         if self.bid_cap == "none":
             return ABSOLUTE_MAX_BID
         return 120 + marriages
+
+
+def _option_error(option: str, template: str, **params: Any) -> RuleOptionError:
+    """The error about one option; the message names it as RULES.md does (`option`)."""
+    return RuleOptionError(Message(template, option=option, **params), option=option)
 
 
 DEFAULT_RULES = RuleSet()

@@ -43,7 +43,10 @@
         }
         var cell = sheet.querySelector('[data-total="' + seat + '"]');
         if (cell) {
-          cell.textContent = sum.toLocaleString(document.documentElement.lang || undefined);
+          // In the page's language, without grouping, as the server writes the other numbers.
+          cell.textContent = sum.toLocaleString(document.documentElement.lang || undefined, {
+            useGrouping: false,
+          });
         }
       }
     };

@@ -95,7 +95,7 @@ def test_the_dealer_rotates_from_the_first_dealer():
     rows = base_rows()
     rows[1]["dealer"] = 2
     assert messages(rows) == [
-        "row 2: the dealer must be seat 1, not seat 2 "
+        "row 2: the dealer must be seat 2, not seat 3 "
         "(the deal passes to the left after every deal)"
     ]
 
@@ -107,21 +107,21 @@ def test_the_first_dealer_is_where_the_rotation_starts():
 
 def test_the_declarer_is_a_seat_of_the_table():
     assert first_row_replaced(row(0, 3, 100, 110, "made", [10, 110, 0])) == [
-        "row 1: the declarer must be a seat from 0 to 2"
+        "row 1: the declarer must be a seat from 1 to 3"
     ]
 
 
 def test_the_dealer_of_four_cannot_declare():
     rows = [row(0, 0, 100, 100, "made", [100, 10, 5, 5])]
     assert messages(rows, players=4) == [
-        "row 1: the declarer cannot be seat 0: the dealer sits out the deal",
+        "row 1: the declarer cannot be seat 1: the dealer sits out the deal",
         "the game is not over after the last row (1): no total has reached 200",
     ]
 
 
 def test_a_forced_declarer_is_the_third_active_player():
     assert first_row_replaced(row(0, 1, 40, 40, "made", [10, 40, 0], forced=True)) == [
-        "row 1: a forced declarer is the third active player, seat 0, after the first two pass "
+        "row 1: a forced declarer is the third active player, seat 1, after the first two pass "
         "without a bid"
     ]
 
@@ -201,7 +201,7 @@ def test_the_contract_is_capped_by_all_cards_and_marriages():
 
 def test_a_made_contract_scores_plus_the_contract():
     assert first_row_replaced(row(0, 1, 100, 110, "made", [10, 100, 0])) == [
-        "row 1: the declarer (seat 1) made the contract 110 and scores +110, not 100"
+        "row 1: the declarer (seat 2) made the contract 110 and scores +110, not 100"
     ]
 
 
@@ -209,33 +209,33 @@ def test_a_failed_contract_scores_minus_the_contract():
     rows = base_rows()
     rows[1]["scores"] = [40, 30, 60]
     assert messages(rows) == [
-        "row 2: the declarer (seat 2) failed the contract 60 and scores -60, not 60"
+        "row 2: the declarer (seat 3) failed the contract 60 and scores -60, not 60"
     ]
 
 
 def test_conceding_after_the_contract_scores_minus_the_contract():
     assert first_row_replaced(row(0, 1, 100, 110, "conceded", [50, -100, 50])) == [
-        "row 1: the declarer (seat 1) conceded the contract 110 and scores -110, not -100"
+        "row 1: the declarer (seat 2) conceded the contract 110 and scores -110, not -100"
     ]
 
 
 def test_conceding_before_the_contract_scores_minus_the_bid():
     assert first_row_replaced(row(0, 1, 100, None, "conceded", [50, -110, 50])) == [
-        "row 1: the declarer (seat 1) conceded before naming a contract and scores minus the "
+        "row 1: the declarer (seat 2) conceded before naming a contract and scores minus the "
         "bid, -100, not -110"
     ]
 
 
 def test_a_forced_declarer_who_concedes_scores_nothing():
     assert first_row_replaced(row(0, 0, 40, None, "conceded", [-40, 50, 50], forced=True)) == [
-        "row 1: the forced declarer (seat 0) conceded and scores 0, not -40"
+        "row 1: the forced declarer (seat 1) conceded and scores 0, not -40"
     ]
     assert first_row_replaced(row(0, 0, 40, None, "conceded", [0, 50, 50], forced=True)) == []
 
 
 def test_the_other_players_score_the_concede_bonus():
     assert first_row_replaced(row(0, 1, 100, None, "conceded", [50, -100, 40])) == [
-        "row 1: seat 2 scores +50 when the declarer concedes (concede_bonus), not 40"
+        "row 1: seat 3 scores +50 when the declarer concedes (concede_bonus), not 40"
     ]
     rules = RuleSet(target=200, concede_bonus=0)
     rows = [row(0, 1, 100, None, "conceded", [0, -100, 0]), *base_rows()[1:]]
@@ -244,30 +244,30 @@ def test_the_other_players_score_the_concede_bonus():
 
 def test_a_defender_cannot_score_below_zero():
     assert first_row_replaced(row(0, 1, 100, 110, "made", [-5, 110, 0])) == [
-        "row 1: seat 0 defends and cannot score below 0, not -5"
+        "row 1: seat 1 defends and cannot score below 0, not -5"
     ]
 
 
 def test_a_defender_scores_rounded_points():
     assert first_row_replaced(row(0, 1, 100, 110, "made", [12, 110, 0])) == [
-        "row 1: seat 0 defends and scores his deal points rounded to 5; 12 is not a multiple of 5"
+        "row 1: seat 1 defends and scores his deal points rounded to 5; 12 is not a multiple of 5"
     ]
     rules = RuleSet(target=200, rounding=10)
     assert first_row_replaced(row(0, 1, 100, 110, "made", [15, 110, 0]), rules=rules) == [
-        "row 1: seat 0 defends and scores his deal points rounded to 10; 15 is not a multiple of 10"
+        "row 1: seat 1 defends and scores his deal points rounded to 10; 15 is not a multiple of 10"
     ]
 
 
 def test_a_defender_scores_at_most_all_cards_and_marriages():
     assert first_row_replaced(row(0, 1, 100, 110, "failed", [405, -110, 0])) == [
-        "row 1: seat 0 defends and can score at most 400 (120 card points plus all four "
+        "row 1: seat 1 defends and can score at most 400 (120 card points plus all four "
         "marriages), not 405"
     ]
 
 
 def test_the_defenders_together_share_one_deck_and_the_marriages():
     assert first_row_replaced(row(0, 1, 100, 100, "failed", [300, -100, 300])) == [
-        "row 1: the defenders (seats 0 and 2) score 300 and 300, more than one deal holds "
+        "row 1: the defenders (seats 1 and 3) score 300 and 300, more than one deal holds "
         "(120 card points, and each marriage is declared at most once)"
     ]
 
@@ -275,14 +275,14 @@ def test_the_defenders_together_share_one_deck_and_the_marriages():
 def test_a_made_contract_needs_the_points_the_defenders_left():
     # Whichever marriages the defenders declared, at most 222 deal points remain for the declarer.
     assert first_row_replaced(row(0, 1, 300, 300, "made", [100, 300, 80])) == [
-        "row 1: the declarer cannot have made 300 when the defenders (seats 0 and 2) score 100 "
+        "row 1: the declarer cannot have made 300 when the defenders (seats 1 and 3) score 100 "
         "and 80: too few card points and marriages are left for him"
     ]
 
 
 def test_a_failed_contract_needs_the_defenders_to_have_taken_enough():
     assert first_row_replaced(row(0, 1, 100, 110, "failed", [0, -110, 5])) == [
-        "row 1: the declarer cannot have failed 110 when the defenders (seats 0 and 2) score "
+        "row 1: the declarer cannot have failed 110 when the defenders (seats 1 and 3) score "
         "only 0 and 5: the card points they did not take are enough"
     ]
 
@@ -295,7 +295,7 @@ def test_defenders_may_score_their_marriages_beyond_the_card_points():
 def test_the_dealer_of_four_scores_a_possible_talon():
     rows = [row(0, 1, 100, 100, "made", [40, 100, 10, 5])]
     assert messages(rows, players=4, rules=RuleSet(target=100)) == [
-        "row 1: the dealer (seat 0) scores the talon: 100 for three nines, otherwise its card "
+        "row 1: the dealer (seat 1) scores the talon: 100 for three nines, otherwise its card "
         "points rounded to 5; 40 is not possible"
     ]
     for talon in (0, 35, 100):
@@ -309,7 +309,7 @@ def test_the_dealer_of_four_scores_the_talon_in_a_conceded_deal_too():
     assert first_row_replaced(conceded, players=4, rules=rules) == []
     conceded["scores"][0] = 40
     assert first_row_replaced(conceded, players=4, rules=rules) == [
-        "row 1: the dealer (seat 0) scores the talon: 100 for three nines, otherwise its card "
+        "row 1: the dealer (seat 1) scores the talon: 100 for three nines, otherwise its card "
         "points rounded to 5; 40 is not possible"
     ]
 
@@ -318,7 +318,7 @@ def test_the_dealer_of_four_scores_the_talon_in_a_conceded_deal_too():
 def test_rows_after_the_end_of_the_game_are_an_error():
     rows = [*base_rows(), row(1, 2, 60, 60, "made", [20, 30, 60])]
     assert messages(rows) == [
-        "row 5: the game ended after row 4 (seat 1 won); the sheet stops at the deal that ends "
+        "row 5: the game ended after row 4 (seat 2 won); the sheet stops at the deal that ends "
         "the game"
     ]
 
@@ -335,7 +335,7 @@ def test_a_tie_for_the_lead_between_defenders_means_one_more_deal():
         row(1, 1, 100, 100, "failed", [100, -100, 100]),
     ]
     assert messages(rows) == [
-        "the game is not over after the last row (2): seats 0 and 2 tie for the lead at 200, "
+        "the game is not over after the last row (2): seats 1 and 3 tie for the lead at 200, "
         "so one more deal is played"
     ]
     rows.append(row(2, 0, 60, 60, "made", [60, 10, 20]))
@@ -390,9 +390,9 @@ def test_every_row_is_checked_and_each_reports_its_first_error():
     rows[0]["bid"] = 102  # a second error in the same row is not reported
     rows[2]["scores"] = [125, 0, 3]
     assert messages(rows) == [
-        "row 1: the dealer must be seat 0, not seat 1 (the deal passes to the left after every "
+        "row 1: the dealer must be seat 1, not seat 2 (the deal passes to the left after every "
         "deal)",
-        "row 3: the declarer (seat 0) made the contract 120 and scores +120, not 125",
+        "row 3: the declarer (seat 1) made the contract 120 and scores +120, not 125",
     ]
 
 
@@ -409,7 +409,10 @@ def test_the_game_end_is_not_judged_after_unreadable_scores():
         ({"note": "x"}, "row 1: unknown field 'note'"),
         ({"bid": "100"}, "row 1: 'bid' must be a whole number"),
         ({"dealer": True}, "row 1: 'dealer' must be a whole number"),
-        ({"contract": 1.5}, "row 1: 'contract' must be a whole number (or null if none was named)"),
+        (
+            {"contract": 1.5},
+            "row 1: 'contract' must be a whole number (or empty if none was named)",
+        ),
         ({"forced": "no"}, "row 1: 'forced' must be true or false"),
         ({"scores": [10, 110, "0"]}, "row 1: 'scores' must list 3 whole numbers, one per seat"),
     ],
@@ -511,7 +514,7 @@ def test_final_totals_may_name_a_declarer_who_won_below_the_top_total():
 
 def test_final_totals_need_the_winner_named_on_a_tie_for_the_lead():
     assert quick_messages([1010, 1010, 0]) == [
-        "seats 0 and 1 tie for the lead: name the winner (the declarer who reached 1001 in the "
+        "seats 1 and 2 tie for the lead: name the winner (the declarer who reached 1001 in the "
         "last deal)"
     ]
     assert quick([1010, 1010, 0], winner=1).placements == (2, 1, 3)
@@ -519,15 +522,15 @@ def test_final_totals_need_the_winner_named_on_a_tie_for_the_lead():
 
 def test_final_totals_are_checked():
     assert quick_messages([1010, 900, 0], winner=1) == [
-        "seat 1 cannot have won with 900: the winner reaches 1001"
+        "seat 2 cannot have won with 900: the winner reaches 1001"
     ]
     assert quick_messages([1003, 900, 1]) == [
-        "seat 0's total 1003 must be a multiple of 5: every deal scores multiples of 5",
-        "seat 2's total 1 must be a multiple of 5: every deal scores multiples of 5",
+        "seat 1's total 1003 must be a multiple of 5: every deal scores multiples of 5",
+        "seat 3's total 1 must be a multiple of 5: every deal scores multiples of 5",
     ]
     assert quick_messages([995, 900, 0]) == ["no total reaches 1001, so the game is not over"]
     assert quick_messages([1005, 900, "0"]) == ["'totals' must list 3 whole numbers, one per seat"]
-    assert quick_messages([1005, 900, 0], winner=3) == ["the winner must be a seat from 0 to 2"]
+    assert quick_messages([1005, 900, 0], winner=3) == ["the winner must be a seat from 1 to 3"]
 
 
 def test_final_totals_of_a_fixed_game_are_ranked_by_total():
@@ -535,7 +538,7 @@ def test_final_totals_of_a_fixed_game_are_ranked_by_total():
     assert quick([300, 300, 100], fixed_deals=3).placements == (1, 1, 3)
     assert quick([300, 200, 100], fixed_deals=3).winner == 0
     assert quick_messages([300, 200, 100], winner=1, fixed_deals=3) == [
-        "seat 1 cannot have won: a game of 3 deals is won by the highest total alone"
+        "seat 2 cannot have won: a game of 3 deals is won by the highest total alone"
     ]
 
 
@@ -653,7 +656,7 @@ def test_engine_sheets_cut_short_or_run_long_are_refused(game):
     expected = (
         f"row {count + 1}: this table plays {count} deals"
         if game.fixed_deals
-        else f"row {count + 1}: the game ended after row {count} (seat {game.winner} won)"
+        else f"row {count + 1}: the game ended after row {count} (seat {game.winner + 1} won)"
     )
     assert caught.value.messages == [caught.value.messages[0]]
     assert caught.value.messages[0].startswith(expected)

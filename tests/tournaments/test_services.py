@@ -280,7 +280,7 @@ def test_a_tournament_finishes_only_when_every_round_is_finished(director, club,
         services.tournament_finish(actor=director, tournament=tournament)
 
     finish_round(round_)
-    with pytest.raises(ValidationError, match="All 1 rounds"):
+    with pytest.raises(ValidationError, match="All 1 round is drawn"):
         services.round_draw(actor=director, tournament=tournament)
     assert services.tournament_finish(actor=director, tournament=tournament).status == "finished"
 

@@ -709,7 +709,7 @@ def test_a_sheet_that_breaks_a_rule_is_shown_again_with_the_row_and_the_rule(des
     assert response.status_code == 200
     text = page(response)
     assert "The result was not saved" in text
-    assert re.search(r"row 3: the declarer \(seat \d\) (made|failed) the contract", text)
+    assert re.search(r"row 3: the declarer \(seat [1-4]\) (made|failed) the contract", text)
     assert TableResult.objects.get(table=playing).version == 0
     # The rows come back as entered, to be fixed rather than typed again.
     assert f'value="{sheet["rows"][2]["bid"]}"' in text
@@ -722,7 +722,7 @@ def test_a_row_with_missing_fields_is_marked(desk, playing):
     response = desk.post(reverse("director-table-result", args=[playing.pk]), data)
     assert response.status_code == 200
     assert "Row 2, Bid: Enter the bid." in page(response)
-    assert "Row 2, Seat 2" in page(response)
+    assert "Row 2, Seat 3" in page(response)  # score_2: seats count from 1 on the page
     assert TableResult.objects.get(table=playing).version == 0
 
 

@@ -141,7 +141,7 @@ def test_a_personal_link_signs_in_the_players_own_login(client, table):
     assert response.context["user"] == player.user
     assert User.objects.filter(player=player).count() == 1
     page = response.content.decode()
-    assert "Table 1" in page and "Seat 2" in page
+    assert "Table 1" in page and "Seat 3" in page  # position 2: people count seats from 1
 
 
 @pytest.mark.parametrize(
@@ -204,8 +204,9 @@ def test_my_page_shows_my_table_seat_opponents_and_the_result_status(client, tab
     page = response.content.decode()
     assert response.status_code == 200
     assert "Friday Cup" in page
-    assert "Table 1" in page and "Seat 3" in page
-    assert "Seat 0 deals the first deal" in page
+    assert "Table 1" in page and "Seat 4" in page  # position 3: people count seats from 1
+    assert "Seat 1 deals the first deal" in page
+    assert "Seat 0" not in page
     for seat in seats[:3]:
         assert seat.registration.player.name in page
     assert "no result yet" in page

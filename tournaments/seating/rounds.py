@@ -7,7 +7,9 @@ from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations, permutations
 
-from .tables import SeatingError, TablePlan, table_plan
+from gameplay.engine.messages import Message, _
+
+from .tables import SeatingError, TablePlan, bad_mode, table_plan
 
 MODES = ("balanced", "standings", "schedule")
 
@@ -52,16 +54,18 @@ def make_rng(seed: object, purpose: str) -> random.Random:
     """A generator that depends only on the seed (an int or a str) and what it is used for; string
     seeding is hashed with SHA-512, so it is the same in every process and on every machine."""
     if isinstance(seed, bool) or not isinstance(seed, int | str):
-        raise SeatingError(f"the seed must be a whole number or a string, not {seed!r}")
+        raise SeatingError(
+            Message(_("the seed must be a whole number or a string, not %(seed)s"), seed=repr(seed))
+        )
     return random.Random(f"{purpose}|{type(seed).__name__}|{seed}")
 
 
 def check_players(players: Sequence[Hashable]) -> list[Hashable]:
     players = list(players)
     if any(player is None for player in players):
-        raise SeatingError("None is not a player id: it marks a bot seat")
+        raise SeatingError(Message(_("None is not a player id: it marks a bot seat")))
     if len(set(players)) != len(players):
-        raise SeatingError("a player is listed twice")
+        raise SeatingError(Message(_("a player is listed twice")))
     return players
 
 
@@ -304,9 +308,11 @@ def draw_round(
     The same seed gives the same draw.
     """
     if mode not in MODES:
-        raise SeatingError(f"mode must be 'balanced', 'standings' or 'schedule', not {mode!r}")
+        raise SeatingError(bad_mode(mode))
     if mode == "schedule":
-        raise SeatingError("mode 'schedule' draws every round at once: use draw_schedule")
+        raise SeatingError(
+            Message(_("mode 'schedule' draws every round at once: use draw_schedule"))
+        )
     players = check_players(players)
     plan = table_plan(len(players), table_size=table_size, fill=fill)
     rng = make_rng(seed, "round")

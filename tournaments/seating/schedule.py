@@ -23,7 +23,7 @@ from .rounds import (
     round_quality,
     seat_order,
 )
-from .tables import SeatingError, TablePlan, repeat_free_bound, table_plan
+from .tables import SeatingError, TablePlan, bad_rounds, repeat_free_bound, table_plan
 
 # Swap evaluations for a whole schedule; a count, not a clock, so that a seed gives the same
 # schedule on every machine. About 1 to 2 seconds of pure Python (bench/seating.py); more budget
@@ -418,7 +418,7 @@ def draw_schedule(
     possible; later rounds keep repeats few and spread. Seats are balanced over the rounds.
     Different seeds relabel and reshuffle, giving different but equally good schedules."""
     if isinstance(rounds, bool) or not isinstance(rounds, int) or rounds < 1:
-        raise SeatingError(f"the number of rounds must be a whole number from 1, not {rounds!r}")
+        raise SeatingError(bad_rounds(rounds))
     players = check_players(players)
     plan = table_plan(len(players), table_size=table_size, fill=fill)
     rng = make_rng(seed, "schedule")

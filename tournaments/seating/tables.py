@@ -4,12 +4,37 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from gameplay.engine.messages import Message, _, ngettext
+
 TABLE_SIZES = (3, 4, "mixed")
 FILLS = ("mixed", "bots")
 
 
 class SeatingError(ValueError):
-    """A seat draw that cannot be made as asked; the message is for the tournament director."""
+    """A seat draw that cannot be made as asked; the message is for the tournament director.
+
+    Its message is a `Message` (English text that a page can show in its own language).
+    """
+
+
+def bad_mode(mode: object) -> Message:
+    return Message(
+        _("mode must be 'balanced', 'standings' or 'schedule', not %(mode)s"), mode=repr(mode)
+    )
+
+
+def bad_rounds(rounds: object) -> Message:
+    return Message(
+        _("the number of rounds must be a whole number from 1, not %(rounds)s"),
+        rounds=repr(rounds),
+    )
+
+
+def bad_player_count(n_players: object) -> Message:
+    return Message(
+        _("the number of players must be a whole number, not %(players)s"),
+        players=repr(n_players),
+    )
 
 
 @dataclass(frozen=True)
@@ -26,11 +51,17 @@ class TablePlan:
 
 def check_policy(table_size: object, fill: object) -> None:
     if table_size not in TABLE_SIZES or isinstance(table_size, bool):
-        raise SeatingError(f"table size must be 3, 4 or 'mixed', not {table_size!r}")
+        raise SeatingError(
+            Message(_("table size must be 3, 4 or 'mixed', not %(size)s"), size=repr(table_size))
+        )
     if fill not in FILLS:
-        raise SeatingError(f"fill must be 'mixed' or 'bots', not {fill!r}")
+        raise SeatingError(
+            Message(_("fill must be 'mixed' or 'bots', not %(fill)s"), fill=repr(fill))
+        )
     if table_size == "mixed" and fill == "bots":
-        raise SeatingError("bots fill seats up to a fixed table size: choose table size 3 or 4")
+        raise SeatingError(
+            Message(_("bots fill seats up to a fixed table size: choose table size 3 or 4"))
+        )
 
 
 def table_plan(n_players: int, *, table_size: int | str, fill: str) -> list[TablePlan]:
@@ -45,9 +76,15 @@ def table_plan(n_players: int, *, table_size: int | str, fill: str) -> list[Tabl
     """
     check_policy(table_size, fill)
     if isinstance(n_players, bool) or not isinstance(n_players, int):
-        raise SeatingError(f"the number of players must be a whole number, not {n_players!r}")
+        raise SeatingError(bad_player_count(n_players))
     if n_players < 3:
-        raise SeatingError(f"a table needs at least 3 players; {n_players} cannot play")
+        raise SeatingError(
+            ngettext(
+                "a table needs at least 3 players; %(count)s cannot play",
+                "a table needs at least 3 players; %(count)s cannot play",
+                n_players,
+            )
+        )
     size = 4 if table_size == "mixed" else table_size
     if fill == "bots":
         tables = -(-n_players // size)
@@ -62,7 +99,11 @@ def table_plan(n_players: int, *, table_size: int | str, fill: str) -> list[Tabl
             plan = [TablePlan(size, size)] * (rest // size) + [TablePlan(other, other)] * others
             return sorted(plan, key=lambda table: -table.seats)
     raise SeatingError(
-        f"{n_players} players cannot be split into tables of 3 and 4; seat them with bots"
+        ngettext(
+            "%(count)s player cannot be split into tables of 3 and 4; seat them with bots",
+            "%(count)s players cannot be split into tables of 3 and 4; seat them with bots",
+            n_players,
+        )
     )
 
 

@@ -8,7 +8,7 @@ from collections import Counter
 from .quality import evaluate, meeting_counts
 from .rounds import MODES, Draw, draw_round, make_rng
 from .schedule import draw_schedule
-from .tables import SeatingError
+from .tables import SeatingError, bad_mode, bad_player_count, bad_rounds
 
 
 def draw_tournament(
@@ -24,11 +24,11 @@ def draw_tournament(
     round with the history so far; standings there are simulated (random results from the seed),
     since no games are played. Returns the JSON-ready result of `python -m tournaments.seating`."""
     if mode not in MODES:
-        raise SeatingError(f"mode must be 'balanced', 'standings' or 'schedule', not {mode!r}")
+        raise SeatingError(bad_mode(mode))
     if isinstance(rounds, bool) or not isinstance(rounds, int) or rounds < 1:
-        raise SeatingError(f"the number of rounds must be a whole number from 1, not {rounds!r}")
+        raise SeatingError(bad_rounds(rounds))
     if isinstance(n_players, bool) or not isinstance(n_players, int):
-        raise SeatingError(f"the number of players must be a whole number, not {n_players!r}")
+        raise SeatingError(bad_player_count(n_players))
     players = list(range(n_players))
     started = time.perf_counter()
     result: dict = {}

@@ -7,7 +7,6 @@ and judges the input; its messages are shown to the director as they are.
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 import segno
@@ -19,6 +18,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from config.exceptions import Conflict
@@ -43,8 +43,6 @@ ROWS_ADDED = 10
 # A game to 1001 rarely needs more deals than this; more rows can be added on the page.
 GAME_SHEET_ROWS = 30
 PRINTED_GAME_ROWS = 30
-# The score-sheet validator starts a message about one deal with "row N:" (scoring.score_sheet).
-_ROW_MESSAGE = re.compile(r"^row (\d+):")
 
 
 # --------------------------------------------------------------------------- access
@@ -231,7 +229,13 @@ def _register_names(request, tournament, form, form_name: str) -> HttpResponse:
                 messages.success(request, _registered_message(created[0]))
             else:
                 messages.success(
-                    request, _("%(count)d players are registered.") % {"count": len(created)}
+                    request,
+                    ngettext(
+                        "%(count)d player is registered.",
+                        "%(count)d players are registered.",
+                        len(created),
+                    )
+                    % {"count": len(created)},
                 )
             return redirect("director-registrations", tournament.pk)
     return _registrations_page(request, tournament, **{form_name: form})
@@ -519,9 +523,10 @@ def round_print(request: HttpRequest, pk: int) -> HttpResponse:
         row["qr"] = _qr_svg(url, _("Result entry of table %(n)d") % {"n": row["table"].number})
         deals = tournament.deals_per_round if tournament.round_format == "deals" else None
         players = len(row["seats"])
-        # Seat 0 deals first and the deal passes to the left (RULES.md section 2).
+        # The first seat deals first and the deal passes to the left (RULES.md section 2);
+        # the sheet numbers the seats from 1, as people count them.
         row["lines"] = [
-            (deal, (deal - 1) % players) for deal in range(1, (deals or PRINTED_GAME_ROWS) + 1)
+            (deal, (deal - 1) % players + 1) for deal in range(1, (deals or PRINTED_GAME_ROWS) + 1)
         ]
     return render(
         request,
@@ -556,15 +561,6 @@ def _sheet_initial(table: Table, sheet: dict | None, players: int) -> list[dict[
     while len(rows) < wanted:
         rows.append({"dealer": len(rows) % players})
     return rows
-
-
-def _row_errors(messages_: list[str]) -> dict[int, list[str]]:
-    by_row: dict[int, list[str]] = {}
-    for message in messages_:
-        match = _ROW_MESSAGE.match(message)
-        if match:
-            by_row.setdefault(int(match.group(1)), []).append(message)
-    return by_row
 
 
 def _with_added_rows(data, players: int):
@@ -651,11 +647,21 @@ def _table_result_post(request: HttpRequest, table: Table, names: list[str]) -> 
         )
         return _result_page(request, table, names, conflict=str(error), status=409, **forms_)
     except ValidationError as error:
+        row_errors = {}
         if mode == "deals":
             # Blank rows are left out of the sheet, so the service counts only the rows
-            # entered; show those rows again, numbered as the messages count them.
+            # entered; show those rows again, numbered as the messages count them, each with
+            # the messages about it.
             forms_["formset"] = _sheet_formset(table, names, entry.sheet())
-        return _result_page(request, table, names, service_errors=error.messages, **forms_)
+            row_errors = scoring_services.sheet_check(table=table, sheet=entry.sheet()).row_messages
+        return _result_page(
+            request,
+            table,
+            names,
+            service_errors=error.messages,
+            row_errors=row_errors,
+            **forms_,
+        )
     messages.success(
         request,
         _("The result of table %(table)d is saved as version %(version)d and confirmed.")
@@ -673,10 +679,10 @@ def _sheet_formset(table: Table, names: list[str], sheet: Any):
 
 
 def _result_page(
-    request, table, names, *, service_errors=(), conflict="", status=200, **forms_
+    request, table, names, *, service_errors=(), row_errors=None, conflict="", status=200, **forms_
 ) -> HttpResponse:
     history = list(scoring_selectors.result_history(table))
-    by_row = _row_errors(list(service_errors))
+    by_row = row_errors or {}
     sheet_rows = [
         (form, by_row.get(number, [])) for number, form in enumerate(forms_["formset"], start=1)
     ]
