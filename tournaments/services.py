@@ -633,7 +633,7 @@ def player_login_from_link(*, token: str) -> User:
         raise ValidationError(
             _("This personal link is not valid or has expired. Ask the director for a new one.")
         )
-    player = Player.objects.select_for_update().select_related("user").get(pk=player.pk)
+    player = Player.objects.select_for_update(of=("self",)).select_related("user").get(pk=player.pk)
     user = player.user
     if user is None:
         return _player_login_create(player)
@@ -653,7 +653,7 @@ def player_login_ensure(*, actor: User, player: Player) -> User:
     He signs in with his personal link, as any player without a password does.
     """
     _require_director(actor, player.club_id)
-    player = Player.objects.select_for_update().select_related("user").get(pk=player.pk)
+    player = Player.objects.select_for_update(of=("self",)).select_related("user").get(pk=player.pk)
     return player.user or _player_login_create(player)
 
 
