@@ -1,4 +1,4 @@
-"""ASGI entry point for asynchronous application servers."""
+"""ASGI entry point: Django's pages over HTTP and the live tables' websockets."""
 
 import os
 
@@ -6,4 +6,22 @@ from django.core.asgi import get_asgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
-application = get_asgi_application()
+# Django must be set up before anything imports models, so this comes first.
+django_application = get_asgi_application()
+
+from channels.auth import AuthMiddlewareStack  # noqa: E402
+from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
+from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+
+from gameplay.routing import websocket_urlpatterns  # noqa: E402
+
+application = ProtocolTypeRouter(
+    {
+        "http": django_application,
+        # Sessions identify the seat; the origin check keeps other sites' pages from acting
+        # with a player's cookies (websockets have no CSRF token).
+        "websocket": AllowedHostsOriginValidator(
+            AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
+        ),
+    }
+)

@@ -53,6 +53,8 @@ else:
 CSRF_TRUSTED_ORIGINS = _env_list("CSRF_TRUSTED_ORIGINS")
 
 INSTALLED_APPS = [
+    # Daphne's runserver serves the websockets of live tables; it must come before staticfiles.
+    "daphne",
     "django.contrib.admin",
     "django.contrib.auth",
     "django.contrib.contenttypes",
@@ -63,6 +65,7 @@ INSTALLED_APPS = [
     "rest_framework.authtoken",
     "drf_spectacular",
     "drf_spectacular_sidecar",
+    "channels",
     "tournaments",
     "gameplay",
     "scoring",
@@ -201,6 +204,22 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TIMEZONE = TIME_ZONE
+# A bot move lost with a dead worker is enqueued again by this watchdog (run by `celery beat`).
+CELERY_BEAT_SCHEDULE = {
+    "watch-bot-turns": {"task": "gameplay.tasks.watch_bot_turns", "schedule": 5.0},
+}
+
+# Live tables tell their watchers about each move through the channel layer: Redis when there
+# is one (several web processes), else in process memory (the embedded mode's single process).
+if REDIS_URL:
+    CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "CONFIG": {"hosts": [REDIS_URL]},
+        }
+    }
+else:
+    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 
 LOG_LEVEL = os.environ.get("LOG_LEVEL", "INFO").upper()
 LOGGING = {

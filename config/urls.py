@@ -13,6 +13,7 @@ urlpatterns = [
     path("accounts/", include("django.contrib.auth.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("manage/", include("tournaments.urls_director")),
+    path("", include("gameplay.urls")),
     path("", include("scoring.urls")),
     path("", include("tournaments.urls_public")),
 ]

@@ -3,6 +3,7 @@
 import os
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -33,41 +34,43 @@ def celery_worker_process(transactional_db):
     app.conf.update(task_always_eager=False, broker_url=BROKER, result_backend=BROKER)
     _forget_connections()
     app.control.purge()  # tasks left over from an aborted run
-    worker = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "celery",
-            "-A",
-            "config",
-            "worker",
-            "--pool=solo",
-            "--loglevel=INFO",
-            "--without-gossip",
-            "--without-mingle",
-            "--hostname=integration@%h",
-        ],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-    )
-    try:
-        deadline = time.monotonic() + 30
-        while not app.control.ping(timeout=0.5):
-            if worker.poll() is not None or time.monotonic() > deadline:
-                output = worker.stdout.read() if worker.poll() is not None else ""
-                pytest.fail(f"the Celery worker did not start:\n{output}")
-        yield worker
-    finally:
-        worker.terminate()
+    # The log goes to a file, not a pipe: nobody reads it while the test runs, and a full pipe
+    # would freeze the worker mid-game.
+    with tempfile.TemporaryFile(mode="w+") as log:
+        worker = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "celery",
+                "-A",
+                "config",
+                "worker",
+                "--pool=solo",
+                "--loglevel=INFO",
+                "--without-gossip",
+                "--without-mingle",
+                "--hostname=integration@%h",
+            ],
+            cwd=ROOT,
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
         try:
-            worker.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            worker.kill()
-        app.conf.update(previous)
-        _forget_connections()
+            deadline = time.monotonic() + 30
+            while not app.control.ping(timeout=0.5):
+                if worker.poll() is not None or time.monotonic() > deadline:
+                    log.seek(0)
+                    pytest.fail(f"the Celery worker did not start:\n{log.read()}")
+            yield worker
+        finally:
+            worker.terminate()
+            try:
+                worker.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                worker.kill()
+            app.conf.update(previous)
+            _forget_connections()
 
 
 def _forget_connections() -> None:

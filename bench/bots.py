@@ -1,0 +1,87 @@
+"""Benchmark of the bots: the goal matches of the arena, with decision times per level.
+
+Goals (bots issue), each measured with at least 600 duplicate deals (every deck played once for each
+rotation of the bots over the seats); a difference goal counts as met when the mean difference
+reaches it and its 95% interval lies above zero:
+- `heuristic` beats `random` by at least 20 points per deal;
+- `strong` (level `normal`) beats `heuristic` by at least 10 points per deal, 95% interval above 0;
+- `hard` beats `normal` (mean difference above 0);
+- a decision never takes more than 1 s; p95 per decision under 250 ms (`normal`), 800 ms (`hard`).
+
+Decision times are measured while the matches run in `--jobs` processes (2 on the 2-core
+development machine), as the arena plays them. Prints one JSON line; the README's table is made
+from it.
+
+    python bench/bots.py [--deals N] [--seed 1] [--jobs 2] [--only heuristic-random,...]
+"""
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from gameplay.bots.arena import run_arena  # noqa: E402
+
+# name: (bots by seat, first, second, goal for first - second per deal, deals played)
+# hard and normal are close (both search; hard's larger budget buys a few points per deal), so
+# their match plays 1,200 deals to narrow the interval; the others need no more than 600.
+MATCHES = {
+    "heuristic-random": (("heuristic", "random", "random"), "heuristic", "random", 20.0, 600),
+    "normal-heuristic": (("normal", "heuristic", "heuristic"), "normal", "heuristic", 10.0, 600),
+    "hard-normal": (("hard", "normal", "normal"), "hard", "normal", 0.0, 1200),
+}
+P95_GOALS_MS = {"normal": 250.0, "hard": 800.0}
+MAX_MS = 1000.0
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument(
+        "--deals", type=int, help="deals per match (default: 600; hard-normal 1200)"
+    )
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--only", default=",".join(MATCHES), help="comma-separated match names")
+    args = parser.parse_args()
+    result = {"benchmark": "bots", "seed": args.seed, "jobs": args.jobs, "matches": {}}
+    timings = {}
+    goals_met = True
+    for name in args.only.split(","):
+        bots, first, second, goal, deals = MATCHES[name]
+        deals = args.deals or deals
+        report = run_arena(bots, deals=deals, seed=args.seed, duplicate=True, jobs=args.jobs)
+        difference = report["differences"][f"{first}-{second}"]
+        met = difference["mean"] >= goal and difference["ci95"][0] > 0
+        goals_met &= met
+        result["matches"][name] = {
+            "bots": list(bots),
+            "deals": report["deals"],
+            "seconds": report["seconds"],
+            "difference": difference,
+            "goal": goal,
+            "goal_met": met,
+            "scores": {
+                bot: {"mean_score": e["mean_score"], "ci95": e["ci95"], "contracts": e["contracts"]}
+                for bot, e in report["bots"].items()
+            },
+        }
+        for bot, entry in report["bots"].items():
+            # Each level's times come from the match that plays it most (its first appearance).
+            timings.setdefault(bot, {**entry["decision_ms"], "phases": entry["phases"]})
+    for level, goal in P95_GOALS_MS.items():
+        if level in timings:
+            goals_met &= timings[level]["p95"] < goal and timings[level]["max"] <= MAX_MS
+    result["decision_ms"] = timings
+    result["goals"] = {
+        "differences": {name: match[3] for name, match in MATCHES.items()},
+        "p95_ms": P95_GOALS_MS,
+        "max_ms": MAX_MS,
+    }
+    result["goals_met"] = goals_met
+    print(json.dumps(result))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,467 @@
+"""Writes of live games: start a table, apply the players' and the bots' actions, replace a seat.
+
+Every action goes through `_apply` with the game row locked: it is checked by the engine, given
+the next sequence number (unique per game, so an action is never stored twice) and appended to the
+log. When a deal ends the next one is dealt from a fresh secure shuffle; when the game ends a
+tournament table's result goes to its score sheet, confirmed. After the commit, watchers are told
+and, if a bot is to act, its turn is enqueued (`tasks.play_bot_turn`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime
+import logging
+import random
+import threading
+from collections import deque
+from typing import Any
+
+from django.contrib.auth.models import User
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import IntegrityError, transaction
+from django.db.models import Exists, OuterRef
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from config.exceptions import Conflict
+from config.i18n import error_text
+from gameplay.bots import make_bot
+from gameplay.broadcast import notify_game_changed
+from gameplay.engine import Action, DealState, EngineError, Game, IllegalActionError, RuleSet
+from gameplay.models import BOT_LEVELS, LiveAction, LiveDeal, LiveGame, LiveSeat, LiveSeatChange
+from gameplay.selectors import live_game_state, remember_state, state_cache_key
+from gameplay.shuffle import deck_commitment, new_salt, secure_deck
+from scoring.models import TableResult
+from scoring.score_sheet import sheet_from_game
+from scoring.services import result_record_live
+from tournaments.models import Round, Table, Tournament
+from tournaments.selectors import is_director, player_of
+from tournaments.services import player_login_ensure
+
+logger = logging.getLogger(__name__)
+
+PRACTICE_BOT_LEVEL = "easy"
+PRACTICE_FIRST_DEALER = 2  # the human at seat 0 is the first to bid
+BOT_LEVEL_NAMES = {level for level, _label in BOT_LEVELS}
+
+
+# ----------------------------------------------------------------------------- starting games
+@transaction.atomic
+def live_game_create_for_table(*, actor: User, table: Table) -> LiveGame:
+    """Play a tournament table live: its seats as they were drawn, deal 1 dealt at once.
+
+    Players without a login get one (they sign in with their personal link); bots keep their
+    level. The table's first dealer is seat 0, as on its paper score sheet.
+    """
+    table = (
+        Table.objects.select_for_update(of=("self",))
+        .select_related("round__tournament")
+        .get(pk=table.pk)
+    )
+    tournament = table.round.tournament
+    if not is_director(actor, tournament.club_id):
+        raise PermissionDenied(_("Only a director of this club may start a live table."))
+    if table.round.status != Round.Status.PUBLISHED:
+        raise ValidationError(_("Publish the round before its tables are played live."))
+    if LiveGame.objects.filter(table=table).exists():
+        raise ValidationError(_("This table is played live already."))
+    if TableResult.objects.filter(table=table, status=TableResult.Status.CONFIRMED).exists():
+        raise ValidationError(_("This table has a confirmed result already."))
+    seats = list(table.seats.select_related("registration__player").order_by("position"))
+    if [seat.position for seat in seats] not in ([0, 1, 2], [0, 1, 2, 3]):
+        raise ValidationError(_("A live table needs 3 or 4 seats numbered from 0."))
+    fixed = (
+        tournament.deals_per_round
+        if tournament.round_format == Tournament.RoundFormat.DEALS
+        else None
+    )
+    game = LiveGame.objects.create(
+        table=table,
+        players=len(seats),
+        first_dealer=0,
+        rules=dict(tournament.rules or {}),
+        fixed_deals=fixed,
+        status=LiveGame.Status.PLAYING,
+    )
+    for seat in seats:
+        if seat.is_bot:
+            LiveSeat.objects.create(
+                game=game, position=seat.position, bot_level=seat.bot_level, name=_bot_name(seat)
+            )
+        else:
+            player = seat.registration.player
+            user = player_login_ensure(actor=actor, player=player)
+            LiveSeat.objects.create(game=game, position=seat.position, user=user, name=player.name)
+    _start(game)
+    return game
+
+
+@transaction.atomic
+def practice_game_start(
+    *,
+    user: User | None = None,
+    bot_level: str = PRACTICE_BOT_LEVEL,
+    owner: User | None = None,
+) -> LiveGame:
+    """A practice game at once: `user` at seat 0 against two bots, and he bids first.
+
+    The first dealer is seat 2, so the page opens on the human's own move instead of a wait.
+
+    `owner` is another name for `user` (the table page's code and benchmark use it).
+    """
+    user = user if user is not None else owner
+    if user is None or not user.is_authenticated:
+        raise PermissionDenied(_("Sign in to practise against bots."))
+    if bot_level not in BOT_LEVEL_NAMES:
+        raise ValidationError(_("Unknown bot level %(level)s.") % {"level": bot_level})
+    game = LiveGame.objects.create(
+        players=3,
+        first_dealer=PRACTICE_FIRST_DEALER,
+        rules={},
+        status=LiveGame.Status.PLAYING,
+        practice_owner=user,
+    )
+    player = player_of(user)
+    name = player.name if player is not None else (user.get_full_name() or user.get_username())
+    LiveSeat.objects.create(game=game, position=0, user=user, name=name)
+    for position in (1, 2):
+        LiveSeat.objects.create(
+            game=game,
+            position=position,
+            bot_level=bot_level,
+            name=_("Bot %(number)d") % {"number": position},
+        )
+    _start(game)
+    return game
+
+
+def _bot_name(seat) -> str:
+    return _("Bot (%(level)s)") % {"level": seat.get_bot_level_display()}
+
+
+def _start(game: LiveGame) -> None:
+    engine_game = Game(
+        players=game.players,
+        first_dealer=game.first_dealer,
+        rules=RuleSet.from_dict(game.rules),
+        fixed_deals=game.fixed_deals,
+    )
+    _deal_next(game, engine_game)
+    _save_turn(game, engine_game)
+    _after_change(game, engine_game)
+
+
+def _deal_next(game: LiveGame, engine_game: Game) -> LiveDeal:
+    """Shuffle securely, commit to the deck order and deal it."""
+    deck = secure_deck()
+    salt = new_salt()
+    dealer = engine_game.next_dealer
+    engine_game.start_deal(deck)
+    return LiveDeal.objects.create(
+        game=game,
+        number=len(engine_game.deals),
+        dealer=dealer,
+        deck=deck,
+        salt=salt,
+        commitment=deck_commitment(deck, salt),
+        start_sequence=game.sequence,
+    )
+
+
+# ----------------------------------------------------------------------------- actions
+@transaction.atomic
+def live_game_act(
+    *, actor: User, game: LiveGame, action: dict[str, Any], expected_sequence: int
+) -> LiveGame:
+    """Apply the action of `actor`'s seat, if he saw the game as it is (`expected_sequence`).
+
+    A repeated or stale action (the game has moved on) is a Conflict; an action out of turn or
+    against the rules is a ValidationError whose message names the rule.
+    """
+    game = LiveGame.objects.select_for_update().get(pk=game.pk)
+    seat = None
+    if actor is not None and actor.is_authenticated:
+        seat = game.seats.filter(user=actor).first()
+    if seat is None:
+        raise PermissionDenied(_("You do not hold a seat at this game."))
+    if game.status != LiveGame.Status.PLAYING:
+        raise ValidationError(_("The game is over."), code="over")
+    if not isinstance(expected_sequence, int) or isinstance(expected_sequence, bool):
+        raise ValidationError(_("Say which action number you saw last."), code="sequence")
+    if expected_sequence != game.sequence:
+        raise Conflict(
+            _("The game has moved on to action %(n)d (you saw %(seen)d); reload it.")
+            % {"n": game.sequence, "seen": expected_sequence}
+        )
+    parsed = _parse_action(action, seat.position)
+    engine_game = live_game_state(game)
+    try:
+        _apply(game, engine_game, parsed, by_bot=False)
+    except IllegalActionError as error:
+        raise ValidationError(error_text(error), code="illegal") from None
+    _after_change(game, engine_game)
+    return game
+
+
+def _parse_action(record: Any, position: int) -> Action:
+    if not isinstance(record, dict):
+        raise ValidationError(_("An action must be an object such as {'type': 'pass'}."))
+    seat = record.get("seat", position)
+    if seat != position:
+        raise ValidationError(_("You can act only for your own seat."), code="seat")
+    try:
+        return Action.from_record({**record, "seat": position})
+    except EngineError as error:
+        raise ValidationError(error_text(error), code="malformed") from None
+
+
+def _apply(game: LiveGame, engine_game: Game, action: Action, *, by_bot: bool) -> None:
+    """Apply a checked action to the locked game and its state, deal on or end the game."""
+    deal_row = game.deals.order_by("-number").first()
+    engine_game.apply(action)  # raises IllegalActionError and changes nothing
+    sequence = game.sequence + 1
+    try:
+        with transaction.atomic():
+            LiveAction.objects.create(
+                game=game,
+                deal=deal_row,
+                sequence=sequence,
+                seat=action.seat,
+                action=action.to_record(),
+                by_bot=by_bot,
+            )
+    except IntegrityError:
+        # Only without row locks (SQLite) can two writers get this far; the second one loses.
+        raise Conflict(
+            _("Action %(n)d was played meanwhile; reload the game.") % {"n": sequence}
+        ) from None
+    game.sequence = sequence
+    if engine_game.current is None:
+        deal_row.finished_at = timezone.now()
+        deal_row.save(update_fields=["finished_at"])
+        if engine_game.over:
+            _finish(game, engine_game)
+        else:
+            _deal_next(game, engine_game)
+    _save_turn(game, engine_game)
+
+
+def _save_turn(game: LiveGame, engine_game: Game) -> None:
+    current = engine_game.current
+    game.to_act = current.to_act if current is not None else None
+    game.turn_started_at = timezone.now()
+    game.save(
+        update_fields=["sequence", "status", "to_act", "turn_started_at", "winner", "finished_at"]
+    )
+
+
+def _finish(game: LiveGame, engine_game: Game) -> None:
+    game.status = LiveGame.Status.FINISHED
+    game.finished_at = timezone.now()
+    game.winner = engine_game.winner
+    if game.table_id is None:
+        return
+    try:
+        with transaction.atomic():
+            result_record_live(table=game.table, sheet=sheet_from_game(engine_game))
+    except ValidationError as error:
+        # The game itself is over either way; the director can enter the sheet by hand.
+        logger.error(
+            "The result of live game %s was not recorded: %s", game.pk, "; ".join(error.messages)
+        )
+
+
+def _after_change(game: LiveGame, engine_game: Game) -> None:
+    """After the commit: cache the new state, tell the watchers, enqueue a bot's turn."""
+    game_id, sequence = game.pk, game.sequence
+    key = state_cache_key(game)
+    bot_turn = (
+        game.status == LiveGame.Status.PLAYING
+        and game.to_act is not None
+        and game.seats.filter(position=game.to_act).exclude(bot_level="").exists()
+    )
+
+    def committed() -> None:
+        remember_state(key, engine_game)
+        notify_game_changed(game_id, sequence)
+        if bot_turn:
+            enqueue_bot_turn(game_id, sequence)
+
+    transaction.on_commit(committed)
+
+
+# ----------------------------------------------------------------------------- bots
+def bot_seed(game_id: int, position: int) -> int:
+    """A bot's seed: fixed per game and seat, so its decisions can be reproduced."""
+    return game_id * 4 + position
+
+
+def bot_play_turn(*, game_id: int, expected_sequence: int) -> bool:
+    """Play the bot's action if the game still waits for it at `expected_sequence`.
+
+    The body of the Celery task, so it must be idempotent: a redelivered or duplicate task finds
+    the sequence moved on (or the row locked, then moved on) and does nothing. The bot thinks
+    before the row is locked, so a slow decision never holds the lock; it sees only its seat's
+    observation. Returns whether an action was applied.
+    """
+    game = LiveGame.objects.filter(pk=game_id).first()
+    if game is None or game.status != LiveGame.Status.PLAYING or game.sequence != expected_sequence:
+        return False
+    deal = live_game_state(game).current
+    if deal is None:
+        return False
+    seat = game.seats.filter(position=deal.to_act).first()
+    if seat is None or not seat.is_bot:
+        return False
+    action = _bot_choose(game_id, seat, deal)
+    try:
+        return _bot_apply(game_id, expected_sequence, action)
+    except Conflict:
+        return False
+
+
+def _bot_choose(game_id: int, seat: LiveSeat, deal: DealState) -> Action:
+    """The bot's action; a failing or illegal choice is logged and replaced by a legal one.
+
+    A bot is deterministic, so a turn retried after its failure would fail again and the table
+    would never finish.
+    """
+    legal = deal.legal_actions()
+    try:
+        bot = make_bot(seat.bot_level, seed=bot_seed(game_id, seat.position))
+        action = dataclasses.replace(
+            bot.choose(deal.observation(seat.position)), seat=seat.position
+        )
+    except Exception:
+        logger.exception(
+            "The %s bot of game %s failed; it plays a legal action", seat.bot_level, game_id
+        )
+        return random.Random(bot_seed(game_id, seat.position)).choice(legal)
+    if action not in legal:
+        logger.error(
+            "The %s bot of game %s chose %s, which is illegal", seat.bot_level, game_id, action
+        )
+        return random.Random(bot_seed(game_id, seat.position)).choice(legal)
+    return action
+
+
+@transaction.atomic
+def _bot_apply(game_id: int, expected_sequence: int, action: Action) -> bool:
+    game = LiveGame.objects.select_for_update().get(pk=game_id)
+    if game.status != LiveGame.Status.PLAYING or game.sequence != expected_sequence:
+        return False
+    if not game.seats.filter(position=action.seat).exclude(bot_level="").exists():
+        return False
+    engine_game = live_game_state(game)
+    _apply(game, engine_game, action, by_bot=True)
+    _after_change(game, engine_game)
+    return True
+
+
+# Bot turns waiting to run in this thread, while an eager (in-process) loop is draining them.
+_eager = threading.local()
+
+
+def enqueue_bot_turn(game_id: int, sequence: int) -> None:
+    """Send a bot's turn to the workers; with eager Celery, play it (and the bots after it) here.
+
+    In the embedded mode each bot move commits and enqueues the next bot's turn from its own
+    on-commit hook; the outermost call drains those in a loop instead of recursing, and stops when
+    a human is to act or the game is over.
+    """
+    from gameplay.tasks import play_bot_turn
+
+    if not play_bot_turn.app.conf.task_always_eager:
+        try:
+            play_bot_turn.delay(game_id, sequence)
+        except Exception:
+            # The move is committed; the watchdog sends the turn again once the broker is back.
+            logger.exception("Could not enqueue the bot turn of game %s", game_id)
+        return
+    queue = getattr(_eager, "queue", None)
+    if queue is not None:
+        queue.append((game_id, sequence))
+        return
+    _eager.queue = queue = deque([(game_id, sequence)])
+    try:
+        while queue:
+            turn_game, turn_sequence = queue.popleft()
+            try:
+                play_bot_turn.delay(turn_game, turn_sequence)
+            except Exception:
+                logger.exception("The bot turn of game %s failed", turn_game)
+    finally:
+        _eager.queue = None
+
+
+def bot_turns_watchdog(*, older_than_seconds: float = 5) -> int:
+    """Enqueue again the bot turns that have waited too long (a worker died mid-move).
+
+    The turn's time is reset when it is enqueued again, so a slow queue gets one more task per
+    period, not one per watchdog run. Returns the number of turns enqueued.
+    """
+    now = timezone.now()
+    cutoff = now - datetime.timedelta(seconds=older_than_seconds)
+    bot_to_act = LiveSeat.objects.filter(game=OuterRef("pk"), position=OuterRef("to_act")).exclude(
+        bot_level=""
+    )
+    stuck = list(
+        LiveGame.objects.filter(
+            status=LiveGame.Status.PLAYING, to_act__isnull=False, turn_started_at__lt=cutoff
+        )
+        .filter(Exists(bot_to_act))
+        .values_list("pk", "sequence")
+    )
+    enqueued = 0
+    for game_id, sequence in stuck:
+        # Only if no move was made meanwhile: another process may just have played it.
+        if LiveGame.objects.filter(pk=game_id, sequence=sequence).update(turn_started_at=now):
+            enqueue_bot_turn(game_id, sequence)
+            enqueued += 1
+    return enqueued
+
+
+# ----------------------------------------------------------------------------- seats
+@transaction.atomic
+def live_seat_replace_with_bot(
+    *, actor: User, game: LiveGame, position: int, level: str
+) -> LiveSeat:
+    """A director puts a bot in the seat of a player who left; the change is recorded."""
+    game = (
+        # Only the game's row: PostgreSQL cannot lock the nullable side of the table join.
+        LiveGame.objects.select_for_update(of=("self",))
+        .select_related("table__round__tournament")
+        .get(pk=game.pk)
+    )
+    if game.table is None or not is_director(actor, game.table.round.tournament.club_id):
+        raise PermissionDenied(_("Only a director of this club may replace a player."))
+    if game.status != LiveGame.Status.PLAYING:
+        raise ValidationError(_("The game is over."))
+    if level not in BOT_LEVEL_NAMES:
+        raise ValidationError(
+            _("The bot level must be one of: %(levels)s.")
+            % {"levels": ", ".join(sorted(BOT_LEVEL_NAMES))}
+        )
+    seat = game.seats.select_for_update().filter(position=position).first()
+    if seat is None:
+        raise ValidationError(_("There is no such seat at this table."))
+    if seat.is_bot:
+        raise ValidationError(_("A bot sits in this seat already."))
+    LiveSeatChange.objects.create(
+        game=game,
+        position=position,
+        from_user=seat.user,
+        from_name=seat.name,
+        to_bot_level=level,
+        sequence=game.sequence,
+        changed_by=actor,
+    )
+    seat.user = None
+    seat.bot_level = level
+    seat.name = _("Bot for %(name)s") % {"name": seat.name}
+    seat.save(update_fields=["user", "bot_level", "name"])
+    engine_game = live_game_state(game)
+    _save_turn(game, engine_game)
+    _after_change(game, engine_game)
+    return seat

@@ -1,0 +1,20 @@
+"""Celery tasks of live games: thin interfaces to the services that play bot seats."""
+
+from celery import shared_task
+
+from gameplay import services
+
+
+@shared_task(acks_late=True, reject_on_worker_lost=True, ignore_result=True)
+def play_bot_turn(game_id: int, expected_sequence: int) -> None:
+    """Play the bot's action at a game that still waits for it after `expected_sequence` actions.
+
+    Idempotent: a redelivered or duplicate task finds the sequence moved on and does nothing.
+    """
+    services.bot_play_turn(game_id=game_id, expected_sequence=expected_sequence)
+
+
+@shared_task(ignore_result=True)
+def watch_bot_turns() -> None:
+    """Periodic (CELERY_BEAT_SCHEDULE): enqueue again the bot turns a dead worker left behind."""
+    services.bot_turns_watchdog()

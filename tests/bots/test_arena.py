@@ -1,0 +1,76 @@
+"""The arena's command line prints one JSON object of the documented shape."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def arena(*args: str) -> dict:
+    result = subprocess.run(
+        [sys.executable, "-m", "gameplay.bots.arena", *args],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=ROOT,
+    )
+    lines = result.stdout.strip().splitlines()
+    assert len(lines) == 1
+    return json.loads(lines[0])
+
+
+def check_bot(entry: dict) -> None:
+    assert set(entry) >= {"mean_score", "ci95", "contracts", "marriages", "decision_ms", "phases"}
+    low, high = entry["ci95"]
+    assert low <= entry["mean_score"] <= high
+    assert set(entry["contracts"]) == {"bid", "made"}
+    assert entry["contracts"]["made"] <= entry["contracts"]["bid"]
+    assert set(entry["decision_ms"]) == {"p50", "p95", "max"}
+    assert set(entry["phases"]) == {"bidding", "giving", "contract", "play"}
+    for timing in entry["phases"].values():
+        assert set(timing) >= {"p50", "p95", "max"}
+
+
+def test_duplicate_run_of_three():
+    report = arena(
+        "--bots", "heuristic,random,random", "--deals", "6", "--seed", "3", "--duplicate"
+    )
+    assert report["deals"] == 6
+    assert set(report["bots"]) == {"heuristic", "random"}
+    for entry in report["bots"].values():
+        check_bot(entry)
+    # Every bot sat in every seat of every deck: 6 deals, heuristic in one seat of each.
+    assert report["bots"]["heuristic"]["decisions"] > 0
+    assert "heuristic-random" in report["differences"]
+
+
+def test_four_players_in_parallel_with_the_strong_bot():
+    report = arena(
+        "--bots",
+        "normal,easy,random,random",
+        "--players",
+        "4",
+        "--deals",
+        "4",
+        "--seed",
+        "1",
+        "--duplicate",
+        "--jobs",
+        "2",
+    )
+    assert report["deals"] == 4 and report["players"] == 4
+    assert set(report["bots"]) == {"normal", "easy", "random"}
+    for entry in report["bots"].values():
+        check_bot(entry)
+
+
+def test_bad_arguments_are_refused():
+    result = subprocess.run(
+        [sys.executable, "-m", "gameplay.bots.arena", "--bots", "a,b,c", "--deals", "1"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
+    assert result.returncode == 2 and "unknown bot" in result.stderr
