@@ -103,6 +103,14 @@ def result_submit(
     tournament = table.round.tournament
     if tournament.status == Tournament.Status.FINISHED and not director:
         raise ValidationError(_("The tournament is finished; ask the director for corrections."))
+    if table.seats.filter(registration__isnull=True).exists():
+        raise ValidationError(
+            _(
+                "This table has a bot seat, so it is played live; "
+                "its result comes from the live table."
+            ),
+            code="bot_table",
+        )
     result = _lock_result(table)
     if result.version != expected_version:
         raise Conflict(

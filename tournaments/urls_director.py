@@ -55,4 +55,10 @@ urlpatterns = [
     path("rounds/<int:pk>/print/", director.round_print, name="director-round-print"),
     path("tables/<int:pk>/result/", director.table_result, name="director-table-result"),
     path("tables/<int:pk>/confirm/", director.table_confirm, name="director-table-confirm"),
+    path("tables/<int:pk>/live/", director.table_live, name="director-table-live"),
+    path(
+        "games/<int:pk>/seats/<int:position>/bot/",
+        director.seat_bot,
+        name="director-seat-bot",
+    ),
 ]

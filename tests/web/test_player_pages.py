@@ -562,6 +562,15 @@ def test_a_table_of_three_with_a_bot_has_three_score_fields_and_names_the_bot(cl
     assert 'name="rows-0-score_2"' in page and 'name="rows-0-score_3"' not in page
     assert "Bot (" in page and "Bot (" in home
     sheet = game_sheet(players=3, seed=2)
+    # A table with a bot is played live: its paper sheet is refused.
     response = client.post(sheet_url(table), form_data(sheet))
+    assert response.status_code == 200
+    assert "This table has a bot seat" in response.content.decode()
+    assert not ResultVersion.objects.filter(table=table).exists()
+    # The other table of three, all humans, enters its sheet on paper.
+    other = round_.tables.exclude(pk=table.pk).get()
+    assert not other.seats.filter(registration__isnull=True).exists()
+    human = other.seats.filter(registration__isnull=False).first().registration.player.user
+    response = client_of(client, human).post(sheet_url(other), form_data(sheet))
     assert response.status_code == 302
-    assert ResultVersion.objects.get(table=table).sheet == sheet
+    assert ResultVersion.objects.get(table=other).sheet == sheet

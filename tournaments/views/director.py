@@ -22,6 +22,8 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from config.exceptions import Conflict
+from gameplay import services as gameplay_services
+from gameplay.models import BOT_LEVELS, LiveGame
 from scoring import selectors as scoring_selectors
 from scoring import services as scoring_services
 from scoring.models import ResultVersion, TableResult
@@ -373,9 +375,14 @@ def _table_rows(round_: Round) -> list[dict[str, Any]]:
     repeats = (
         selectors.repeat_meetings_by_table(round_) if round_.status == Round.Status.DRAFT else {}
     )
+    games = {
+        game.table_id: game
+        for game in LiveGame.objects.filter(table__round=round_).prefetch_related("seats")
+    }
     rows = []
     for table in tables:
         seats = list(table.seats.all())
+        game = games.get(table.pk)
         version = latest.get(table.pk)
         totals = list(version.totals) if version else []
         rows.append(
@@ -389,6 +396,9 @@ def _table_rows(round_: Round) -> list[dict[str, Any]]:
                     for seat in seats
                 ],
                 "repeats": repeats.get(table.pk, 0),
+                "game": game,
+                "live_seats": sorted(game.seats.all(), key=lambda s: s.position) if game else [],
+                "has_bot": any(seat.is_bot for seat in seats),
             }
         )
     return rows
@@ -412,6 +422,7 @@ def _round_page(request, round_, status=200, **forms) -> HttpResponse:
         "seed_form": forms.get("seed_form") or SeedForm(),
         "swap_form": forms.get("swap_form") or SwapForm(round_=round_),
         "max_seats": max((len(row["seats"]) for row in rows), default=4),
+        "bot_levels": BOT_LEVELS,
     }
     return render(request, "director/round.html", context, status=status)
 
@@ -431,7 +442,12 @@ def round_results(request: HttpRequest, pk: int) -> HttpResponse:
     return render(
         request,
         "director/_round_results.html",
-        {"round": round_, "rows": rows, "counts": _result_counts(rows)},
+        {
+            "round": round_,
+            "rows": rows,
+            "counts": _result_counts(rows),
+            "bot_levels": BOT_LEVELS,
+        },
     )
 
 
@@ -723,3 +739,45 @@ def table_confirm(request: HttpRequest, pk: int) -> HttpResponse:
         % {"version": number, "table": table.number},
     )
     return redirect("director-round", table.round_id)
+
+
+# --------------------------------------------------------------------------- live tables
+@login_required
+@require_POST
+def table_live(request: HttpRequest, pk: int) -> HttpResponse:
+    """Play a table live (or open its live game if it has one) and go to the game's page."""
+    table = _table(request, pk)
+    game = LiveGame.objects.filter(table=table).first()
+    if game is None:
+        try:
+            game = gameplay_services.live_game_create_for_table(actor=request.user, table=table)
+        except ValidationError as error:
+            messages.error(request, _error_text(error))
+            return redirect("director-round", table.round_id)
+        messages.success(request, _("Table %(n)d is played live now.") % {"n": table.number})
+    return redirect("live-game", game.pk)
+
+
+@login_required
+@require_POST
+def seat_bot(request: HttpRequest, pk: int, position: int) -> HttpResponse:
+    """Put a bot of the chosen level in the seat of a player who left a live table."""
+    game = get_object_or_404(LiveGame.objects.select_related("table__round__tournament"), pk=pk)
+    if game.table is None or not selectors.is_director(
+        request.user, game.table.round.tournament.club_id
+    ):
+        raise _deny()
+    level = request.POST.get("level", "")
+    try:
+        seat = gameplay_services.live_seat_replace_with_bot(
+            actor=request.user, game=game, position=position, level=level
+        )
+    except ValidationError as error:
+        messages.error(request, _error_text(error))
+    else:
+        messages.success(
+            request,
+            _("Seat %(seat)d of table %(table)d is played by a bot now.")
+            % {"seat": seat.position + 1, "table": game.table.number},
+        )
+    return redirect("director-round", game.table.round_id)
