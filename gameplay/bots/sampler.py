@@ -41,25 +41,23 @@ from __future__ import annotations
 import random
 
 from gameplay.engine import actions as A
-from gameplay.engine.cards import CARDS, FULL_DECK, MARRIAGE_MASK, MARRIAGE_VALUE, mask_cards
+from gameplay.engine.cards import (
+    CARDS,
+    FULL_DECK,
+    MARRIAGE_MASK,
+    MARRIAGE_VALUE,
+    marriages_value,
+    mask_cards,
+)
 from gameplay.engine.deal import HAND_POSITIONS, TALON_POSITIONS, DealState
 
 from .knowledge import UNKNOWN_GIVE, Knowledge
 
 
-def _marriages_value(hand: int) -> int:
-    total = 0
-    for suit in range(4):
-        both = MARRIAGE_MASK[suit]
-        if hand & both == both:
-            total += MARRIAGE_VALUE[suit]
-    return total
-
-
 def _forced_marriages(rng: random.Random, need: int, available: int, owned: int) -> int | None:
     """Kings and queens to put in a hand so that it holds marriages worth at least `need`:
     marriages chosen at random among those whose cards are `available` or already `owned`."""
-    if not need or _marriages_value(owned) >= need:
+    if not need or marriages_value(owned) >= need:
         return 0
     suits = [s for s in range(4) if MARRIAGE_MASK[s] & ~(available | owned) == 0]
     rng.shuffle(suits)
@@ -203,7 +201,7 @@ class Sampler:
             gift = k.given.get(seat)
             if gift is not None:
                 dealt &= ~(1 << gift)
-            if k.min_marriages[seat] and _marriages_value(dealt) < k.min_marriages[seat]:
+            if k.min_marriages[seat] and marriages_value(dealt) < k.min_marriages[seat]:
                 return None
             hands[seat] = dealt
         hands[k.seat] = k.dealt_hand()
@@ -257,7 +255,7 @@ class Sampler:
         now_d, now_b = split
         hold_b = now_b | k.played[b]
         after_gives_d = now_d | k.played[d]
-        if k.contract_marriages and _marriages_value(after_gives_d) < k.contract_marriages:
+        if k.contract_marriages and marriages_value(after_gives_d) < k.contract_marriages:
             return None
         if not b_received:
             gifts = [-1]
@@ -290,9 +288,9 @@ class Sampler:
         if after_gives_d & talon_kept != talon_kept:
             return None
         dealt_d &= ~k.talon
-        if k.min_marriages[b] and _marriages_value(dealt_b) < k.min_marriages[b]:
+        if k.min_marriages[b] and marriages_value(dealt_b) < k.min_marriages[b]:
             return None
-        if k.min_marriages[d] and _marriages_value(dealt_d) < k.min_marriages[d]:
+        if k.min_marriages[d] and marriages_value(dealt_d) < k.min_marriages[d]:
             return None
         return dealt_d, dealt_b
 

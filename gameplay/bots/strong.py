@@ -31,8 +31,10 @@ a seed and an observation. `hard` has about 25 times the budget of `normal`, sol
 tricks exactly at the root, and weighs its samples by how well they explain the others' bids and
 cards (`_judge`: a card the rule-based policy would not have played in that layout, or a bid or
 pass the heuristic's limit would not have made, makes the layout less likely). A safety deadline
-(`Budget.deadline`) stops the search early on an overloaded machine, so no decision takes much
-longer than that; with the deadline reached a decision may depend on the machine's speed.
+(`Budget.deadline`) stops the search early on an overloaded machine: no new sample is started
+when one more like the last would end past it, and past 1.5 times the deadline the sample under
+way is dropped, so a decision stays well under a second (0.2 s for `normal`, 0.6 s for `hard`).
+Only then may a decision depend on the machine's speed.
 The bot never sees the deal itself: everything comes from the observation (a test swaps the hidden
 cards of the true deal for another layout consistent with the observation and gets the same
 decision).
@@ -46,6 +48,7 @@ from dataclasses import dataclass
 from gameplay.engine import Action, Observation
 from gameplay.engine import actions as A
 from gameplay.engine.actions import decode
+from gameplay.engine.cards import marriages_value
 from gameplay.engine.deal import BIDDING, GIVING, PLAY, DealState
 
 from .base import Bot, decision_rng, require_turn
@@ -160,6 +163,8 @@ class _Search:
         self.active = k.active
         self.last = time.perf_counter()
         self.stop_at = self.last + budget.deadline
+        # Past this even a sample under way is dropped (a starved process must still answer).
+        self.abort_at = self.last + 1.5 * budget.deadline
 
     def out_of_time(self) -> bool:
         """Whether another round like the last one would end past the deadline."""
@@ -167,6 +172,10 @@ class _Search:
         spent = now - self.last
         self.last = now
         return now + spent > self.stop_at
+
+    def overdue(self, done: int) -> bool:
+        """Whether to drop the sample under way (never the first one)."""
+        return done > 0 and time.perf_counter() > self.abort_at
 
     # ------------------------------------------------------------------ card play
     def play(self) -> int:
@@ -183,14 +192,16 @@ class _Search:
                 break
             state = self.sampler.sample(self.rng)
             weight = self.sampler.weight
-            if exact:
-                values = _solve_children(state, candidates, seat, active)
-            else:
-                values = []
-                for code in candidates:
-                    child = state.clone()
-                    child.step(code)
-                    values.append(utility(finish(child).scores, seat, active))
+            values = []
+            for code in candidates:
+                if self.overdue(done):
+                    break
+                child = state.clone()
+                child.step(code)
+                leaf = _maxn(child) if exact else finish(child)
+                values.append(utility(leaf.scores, seat, active))
+            if len(values) < len(candidates):
+                break
             for i, value in enumerate(values):
                 totals[i] += weight * value
         best = max(range(len(candidates)), key=lambda i: (totals[i], -i))
@@ -206,7 +217,7 @@ class _Search:
         rules = k.rules
         low = (bids[0] - A.BID) * 5
         # Limits this bot might stop at: pass now (0), or go on up to each level.
-        ceiling = rules.bid_ceiling(_marriages(k.held))
+        ceiling = rules.bid_ceiling(marriages_value(k.held))
         top = min(ceiling, low + 60)
         limits = [0] + list(range(low, top + 1, 5))
         totals = [0.0] * len(limits)
@@ -217,8 +228,11 @@ class _Search:
             state = self.sampler.sample(self.rng)
             weight = self.sampler.weight
             others = {s: bid_limit(state.hands[s]) for s in active if s != seat}
-            outcomes: dict[int, tuple[int, tuple[int, ...]]] = {}
-            for i, limit in enumerate(limits):
+            outcomes: dict[int, tuple[int, tuple[int, ...], int]] = {}
+            row = []
+            for limit in limits:
+                if self.overdue(done):
+                    break
                 auction = state.clone()
                 _auction(auction, seat, limit, others)
                 declarer = auction.declarer
@@ -229,7 +243,11 @@ class _Search:
                 final = list(scores)
                 contract = max(auction.bid, planned)
                 final[declarer] = contract if points >= contract else -contract
-                totals[i] += weight * utility(tuple(final), seat, active)
+                row.append(utility(tuple(final), seat, active))
+            if len(row) < len(limits):
+                break
+            for i, value in enumerate(row):
+                totals[i] += weight * value
         best = max(range(len(limits)), key=lambda i: (totals[i], -i))
         return bids[0] if limits[best] >= low else A.PASS
 
@@ -257,12 +275,19 @@ class _Search:
                 break
             state = self.sampler.sample(self.rng)
             weight = self.sampler.weight
-            for i, plan in enumerate(plans):
+            row = []
+            for plan in plans:
+                if self.overdue(done):
+                    break
                 child = state.clone()
                 for to, card in plan:
                     child.step(A.GIVE + 24 * to + card)
                 child.step(A.CONTRACT + child.bid // 5)
-                totals[i] += weight * utility(finish(child).scores, seat, active)
+                row.append(utility(finish(child).scores, seat, active))
+            if len(row) < len(plans):
+                break
+            for i, value in enumerate(row):
+                totals[i] += weight * value
         best = max(range(len(plans)), key=lambda i: (totals[i], -i))
         to, card = plans[best][0]
         return A.GIVE + 24 * to + card
@@ -326,12 +351,6 @@ def _judge(state: DealState, seat: int, code: int) -> float:
     return 1.0
 
 
-def _marriages(hand: int) -> int:
-    from .sampler import _marriages_value
-
-    return _marriages_value(hand)
-
-
 def finish(state: DealState) -> DealState:
     """The end of a deal in the card play: the policy's playout, then the exact solver for the
     last `EXACT_TRICKS` tricks. Returns the finished state (`state` itself may be left behind)."""
@@ -369,20 +388,11 @@ def _declare_and_play(state: DealState) -> tuple[int, tuple[int, ...], int]:
         for to, card in zip(recipients, group, strict=True):
             state.step(A.GIVE + 24 * to + card)
         hand = state.hands[declarer]
-        ceiling = state.rules.bid_ceiling(_marriages(hand))
+        ceiling = state.rules.bid_ceiling(marriages_value(hand))
         planned = min(int((estimate_points(hand) - CONTRACT_MARGIN) // 5) * 5, ceiling)
         state.step(A.CONTRACT + state.bid // 5)
     state = finish(state)
     return state.won[declarer] + state.marriage_points[declarer], state.scores, planned
-
-
-def _solve_children(state: DealState, candidates, seat, active) -> list[float]:
-    values = []
-    for code in candidates:
-        child = state.clone()
-        child.step(code)
-        values.append(utility(_maxn(child).scores, seat, active))
-    return values
 
 
 def _maxn(state: DealState) -> DealState:
