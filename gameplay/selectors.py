@@ -45,14 +45,19 @@ def remember_state(key: str, state: Game) -> None:
     cache.set(key, state, STATE_CACHE_SECONDS)
 
 
-def replay_live_game(game: LiveGame) -> Game:
-    """Replay the deals dealt and the actions applied up to `game.sequence` through the engine."""
-    engine_game = Game(
+def new_engine_game(game: LiveGame) -> Game:
+    """An engine game with the live game's table, rules and format, before any deal."""
+    return Game(
         players=game.players,
         first_dealer=game.first_dealer,
         rules=RuleSet.from_dict(game.rules),
         fixed_deals=game.fixed_deals,
     )
+
+
+def replay_live_game(game: LiveGame) -> Game:
+    """Replay the deals dealt and the actions applied up to `game.sequence` through the engine."""
+    engine_game = new_engine_game(game)
     deals = list(
         game.deals.filter(start_sequence__lte=game.sequence)
         .order_by("number")

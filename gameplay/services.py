@@ -28,9 +28,9 @@ from config.exceptions import Conflict
 from config.i18n import error_text
 from gameplay.bots import make_bot
 from gameplay.broadcast import notify_game_changed
-from gameplay.engine import Action, DealState, EngineError, Game, IllegalActionError, RuleSet
+from gameplay.engine import Action, DealState, EngineError, Game, IllegalActionError
 from gameplay.models import BOT_LEVELS, LiveAction, LiveDeal, LiveGame, LiveSeat, LiveSeatChange
-from gameplay.selectors import live_game_state, remember_state, state_cache_key
+from gameplay.selectors import live_game_state, new_engine_game, remember_state, state_cache_key
 from gameplay.shuffle import deck_commitment, new_salt, secure_deck
 from scoring.models import TableResult
 from scoring.score_sheet import sheet_from_game
@@ -141,12 +141,7 @@ def _bot_name(seat) -> str:
 
 
 def _start(game: LiveGame) -> None:
-    engine_game = Game(
-        players=game.players,
-        first_dealer=game.first_dealer,
-        rules=RuleSet.from_dict(game.rules),
-        fixed_deals=game.fixed_deals,
-    )
+    engine_game = new_engine_game(game)
     _deal_next(game, engine_game)
     _save_turn(game, engine_game)
     _after_change(game, engine_game)
