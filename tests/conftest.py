@@ -11,6 +11,17 @@ def fast_password_hashing(settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
+@pytest.fixture(autouse=True)
+def cache_cleared():
+    """Throttle counters and rendered standings live in the cache, which outlives a test's
+    database transaction (and the ids it hands out again)."""
+    from django.core.cache import cache
+
+    cache.clear()
+    yield
+    cache.clear()
+
+
 @pytest.fixture
 def finish_round(django_capture_on_commit_callbacks):
     """Enter a confirmed result at every table of a published round (standings included)."""

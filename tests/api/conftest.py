@@ -1,18 +1,9 @@
-"""Fixtures of the REST API tests: API clients per role and a fresh throttle cache per test."""
+"""Fixtures of the REST API tests: API clients per role."""
 
 import pytest
-from django.core.cache import cache
 from rest_framework.test import APIClient
 
 PASSWORD = "secret-password"  # what tests.factories.UserFactory sets
-
-
-@pytest.fixture(autouse=True)
-def throttle_counters_cleared():
-    # Throttle counters live in the cache, which outlives a test's database transaction.
-    cache.clear()
-    yield
-    cache.clear()
 
 
 @pytest.fixture

@@ -11,13 +11,14 @@ import pytest
 from django.db import connection
 
 from config.celery import app
+from tests.integration.stack import Stack
 
 ROOT = Path(__file__).resolve().parents[2]
 # A Redis database of its own, so a test run never meets a developer's queued tasks.
 BROKER = os.environ.get("INTEGRATION_REDIS_URL", "redis://127.0.0.1:6379/14")
 
 
-def test_database_url() -> str:
+def shared_database_url() -> str:
     db = connection.settings_dict
     user = db.get("USER") or "postgres"
     password = f":{db['PASSWORD']}" if db.get("PASSWORD") else ""
@@ -29,7 +30,7 @@ def test_database_url() -> str:
 @pytest.fixture
 def celery_worker_process(transactional_db):
     """Start `celery worker` as a separate process and send this process's tasks to it."""
-    env = dict(os.environ, DATABASE_URL=test_database_url(), REDIS_URL=BROKER, DEBUG="1")
+    env = dict(os.environ, DATABASE_URL=shared_database_url(), REDIS_URL=BROKER, DEBUG="1")
     previous = {key: app.conf[key] for key in ("task_always_eager", "broker_url", "result_backend")}
     app.conf.update(task_always_eager=False, broker_url=BROKER, result_backend=BROKER)
     _forget_connections()
@@ -78,3 +79,10 @@ def _forget_connections() -> None:
     # they must be made anew, or tasks would still go to the in-memory transport.
     app._pool = None
     app.amqp._producer_pool = None
+
+
+@pytest.fixture
+def stack(transactional_db):
+    """The production topology (tests/integration/stack.py) on the test database."""
+    with Stack(shared_database_url()) as running:
+        yield running

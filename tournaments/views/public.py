@@ -13,15 +13,18 @@ import csv
 from dataclasses import dataclass
 from typing import Any
 
+from django.core.cache import cache
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import formats
 from django.utils.http import content_disposition_header
+from django.utils.safestring import mark_safe
 from django.utils.text import slugify
+from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
 
@@ -59,6 +62,7 @@ METRIC_COLUMNS: dict[str, tuple[Any, Any, int]] = {
 }
 # On a phone only the first few columns fit; the rest are hidden below this many.
 COLUMNS_ON_A_PHONE = 2
+STANDINGS_CACHE_SECONDS = 3600
 
 
 # ----------------------------------------------------------------------------- helpers
@@ -266,11 +270,11 @@ def table_detail(
 @require_safe
 def standings(request: HttpRequest, tournament_id: int) -> HttpResponse:
     tournament = _visible_tournament(request, tournament_id)
-    snapshot = scoring_selectors.standings_latest(tournament)
+    latest = scoring_selectors.standings_latest_version(tournament)
     context = _tournament_context(
         tournament,
         current_round=selectors.latest_round_public(tournament),
-        standings=_standings_table(tournament, snapshot),
+        standings_live=_standings_live_html(request, tournament, latest),
     )
     return render(request, "public/standings.html", context)
 
@@ -283,9 +287,30 @@ def standings_live(request: HttpRequest, tournament_id: int) -> HttpResponse:
     latest = scoring_selectors.standings_latest_version(tournament)
     if request.GET.get("version") == ("" if latest is None else str(latest)):
         return HttpResponse(status=204)
-    snapshot = scoring_selectors.standings_latest(tournament)
-    context = {"tournament": tournament, "standings": _standings_table(tournament, snapshot)}
-    return render(request, "public/_standings_live.html", context)
+    return HttpResponse(_standings_live_html(request, tournament, latest))
+
+
+def _standings_live_html(request: HttpRequest, tournament: Tournament, version: int | None) -> str:
+    """The live standings block, rendered once per snapshot, language and set of columns.
+
+    A snapshot never changes once stored, so the block is kept in the cache (Redis, shared by
+    every web process, in production): when a result lands, hundreds of phones ask for the new
+    standings within a second, and only the first of them pays for the rendering.
+    """
+    columns = ",".join(column.key for column in _standings_columns(tournament))
+    key = f"standings-live:{tournament.pk}:{version}:{get_language()}:{columns}"
+    html = cache.get(key)
+    if html is None:
+        snapshot = scoring_selectors.standings_latest(tournament)
+        context = {"tournament": tournament, "standings": _standings_table(tournament, snapshot)}
+        html = render_to_string("public/_standings_live.html", context, request=request)
+        stored = snapshot.version if snapshot is not None else None
+        cache.set(
+            f"standings-live:{tournament.pk}:{stored}:{get_language()}:{columns}",
+            html,
+            STANDINGS_CACHE_SECONDS,
+        )
+    return mark_safe(html)  # noqa: S308 - rendered by our own template, escaped there
 
 
 def _wall_seconds(request: HttpRequest) -> int:

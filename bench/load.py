@@ -1,0 +1,249 @@
+"""Load benchmark: many phones on the live standings while the tables send their results.
+
+Goal (production issue): against the multi-process setup on PostgreSQL, 200 concurrent clients
+read the public standings of a 200-player tournament while 50 tables submit results: p95 under
+100 ms for the standings, no errors, no lost or duplicated result.
+
+The run seeds a throwaway database on DATABASE_URL's PostgreSQL server (200 players, two rounds
+already played, round 3 published: 50 tables of 4), starts the production topology of
+tests/integration/stack.py (uvicorn with several processes in production mode, a private Redis,
+two Celery workers and beat), then runs Locust headless (bench/locustfile.py): 200 readers load
+the standings page and poll it once a second as the page itself does, reloading it now and
+then; 50 table users each send their score sheet through the API and have a table-mate confirm
+it, spread over the first half of the run. Afterwards it checks the database: every table has
+exactly one stored version, confirmed. Prints one JSON line.
+
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/thousand_one python bench/load.py
+        [--readers 200] [--seconds 60] [--web-workers 2]
+"""
+
+import argparse
+import csv
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from bench.live import ThrowawayDatabase  # noqa: E402
+from tests.integration.stack import Stack  # noqa: E402
+
+GOALS = {"standings_p95_ms": 100.0, "failures": 0}
+PLAYERS = 200
+ROUNDS_PLAYED = 2
+
+
+def seed(args) -> dict:
+    """The tournament, its first two rounds confirmed, round 3 published; the Locust plan."""
+    import datetime
+
+    from django.contrib.auth import get_user_model
+    from rest_framework.authtoken.models import Token
+
+    from scoring.models import TableResult
+    from tests.factories import enter_confirmed_result, game_sheet
+    from tournaments import services
+    from tournaments.models import Tournament
+
+    admin = get_user_model().objects.create_superuser("bench-admin", password=None)
+    director = get_user_model().objects.create_user("bench-director", password=None)
+    club = services.club_create(actor=admin, name="Load club", directors=[director])
+    tournament = services.tournament_create(
+        actor=director,
+        club=club,
+        name="Load cup",
+        date=datetime.date.today(),
+        table_size=Tournament.TableSize.FOUR,
+        rounds_planned=5,
+    )
+    services.registration_create_from_names(
+        actor=director,
+        tournament=tournament,
+        names=[f"Player {number:03d}" for number in range(1, PLAYERS + 1)],
+    )
+    for number in range(1, ROUNDS_PLAYED + 2):
+        round_ = services.round_draw(actor=director, tournament=tournament)
+        services.round_publish(actor=director, round_=round_)
+        if number <= ROUNDS_PLAYED:
+            for table in round_.tables.all():
+                enter_confirmed_result(table, seed=table.pk)
+    tables = []
+    for table in round_.tables.order_by("number"):
+        seats = list(table.seats.select_related("registration__player").order_by("position"))
+        tokens = []
+        for seat in seats[:2]:
+            user = services.player_login_ensure(actor=director, player=seat.registration.player)
+            tokens.append(Token.objects.get_or_create(user=user)[0].key)
+        tables.append(
+            {
+                "id": table.pk,
+                "submitter": tokens[0],
+                "confirmer": tokens[1],
+                "sheet": game_sheet(players=len(seats), seed=table.pk),
+            }
+        )
+    assert TableResult.objects.filter(table__round=round_).count() in (0, len(tables))
+    return {
+        "tournament": tournament.pk,
+        "round": round_.pk,
+        "readers": args.readers,
+        "submit_window_seconds": args.seconds / 2,
+        "tables": tables,
+    }
+
+
+def stored_results(round_id: int) -> dict:
+    from scoring.models import ResultVersion, TableResult
+
+    results = TableResult.objects.filter(table__round_id=round_id)
+    versions = ResultVersion.objects.filter(table__round_id=round_id)
+    per_table = {}
+    for table_id in versions.values_list("table_id", flat=True):
+        per_table[table_id] = per_table.get(table_id, 0) + 1
+    return {
+        "tables": results.count(),
+        "confirmed": results.filter(status=TableResult.Status.CONFIRMED).count(),
+        "versions": versions.count(),
+        "tables_with_more_than_one_version": sum(1 for n in per_table.values() if n > 1),
+    }
+
+
+def locust_stats(prefix: str) -> dict[str, dict]:
+    with open(f"{prefix}_stats.csv", newline="", encoding="utf-8") as handle:
+        return {row["Name"]: row for row in csv.DictReader(handle)}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--readers", type=int, default=200)
+    parser.add_argument("--seconds", type=int, default=60)
+    parser.add_argument("--web-workers", type=int, default=2)
+    args = parser.parse_args()
+
+    database = ThrowawayDatabase()
+    if database.kind != "postgresql":
+        database.drop()
+        raise SystemExit("bench/load.py runs on PostgreSQL: set DATABASE_URL=postgres://...")
+    stack = None
+    try:
+        env = dict(os.environ, DATABASE_URL=database.url, DEBUG="1", LOG_LEVEL="WARNING")
+        env.pop("REDIS_URL", None)
+        subprocess.run(
+            [sys.executable, "manage.py", "migrate", "--noinput", "-v0"],
+            cwd=ROOT,
+            env=env,
+            check=True,
+        )
+        os.environ.update(DJANGO_SETTINGS_MODULE="config.settings", DATABASE_URL=database.url)
+        os.environ.pop("REDIS_URL", None)
+        os.environ["LOG_LEVEL"] = "WARNING"
+        import django
+
+        django.setup()
+        plan = seed(args)
+        from django.db import connection
+
+        connection.close()
+
+        stack = Stack(
+            database.url, web_workers=args.web_workers, celery_workers=2, log_level="WARNING"
+        ).start()
+        with tempfile.TemporaryDirectory(prefix="bench-load-") as directory:
+            plan_path = Path(directory) / "plan.json"
+            plan_path.write_text(json.dumps(plan), encoding="utf-8")
+            prefix = str(Path(directory) / "locust")
+            users = args.readers + len(plan["tables"])
+            subprocess.run(
+                [
+                    sys.executable,
+                    "-m",
+                    "locust",
+                    "-f",
+                    str(ROOT / "bench" / "locustfile.py"),
+                    "--headless",
+                    "--host",
+                    stack.base_url,
+                    "--users",
+                    str(users),
+                    "--spawn-rate",
+                    str(users),
+                    "--run-time",
+                    f"{args.seconds}s",
+                    "--csv",
+                    prefix,
+                    "--only-summary",
+                    "--loglevel",
+                    "WARNING",
+                ],
+                cwd=ROOT,
+                env=dict(os.environ, LOAD_PLAN=str(plan_path)),
+                check=False,
+                stdout=subprocess.DEVNULL,
+            )
+            stats = locust_stats(prefix)
+        stack.check_alive()
+        results = stored_results(plan["round"])
+    finally:
+        if stack is not None:
+            stack.stop()
+        from django.db import connections
+
+        connections.close_all()
+        database.drop()
+
+    def entry(name: str) -> dict:
+        row = stats.get(name, {})
+        return {
+            "requests": int(row.get("Request Count", 0)),
+            "failures": int(row.get("Failure Count", 0)),
+            "p50_ms": float(row.get("50%", 0) or 0),
+            "p95_ms": float(row.get("95%", 0) or 0),
+            "max_ms": float(row.get("Max Response Time", 0) or 0),
+        }
+
+    polls, pages = entry("standings live poll"), entry("standings page")
+    standings_requests = polls["requests"] + pages["requests"]
+    everything = entry("Aggregated")
+    report = {
+        "bench": "load",
+        "readers": args.readers,
+        "tables": len(plan["tables"]),
+        "seconds": args.seconds,
+        "web_workers": args.web_workers,
+        "standings": {
+            "requests": standings_requests,
+            "requests_per_second": round(standings_requests / args.seconds, 1),
+            "p95_ms": entry_p95(stats, ("standings live poll", "standings page")),
+        },
+        "standings_poll": polls,
+        "standings_page": pages,
+        "submit": entry("submit result"),
+        "confirm": entry("confirm result"),
+        "failures": everything["failures"],
+        "results": results,
+        "goals": GOALS,
+    }
+    report["goals_met"] = (
+        report["standings"]["p95_ms"] < GOALS["standings_p95_ms"]
+        and report["failures"] == 0
+        and results["confirmed"] == len(plan["tables"])
+        and results["versions"] == len(plan["tables"])
+    )
+    print(json.dumps(report))
+
+
+def entry_p95(stats: dict[str, dict], names: tuple[str, ...]) -> float:
+    """The p95 over several request names, from Locust's per-name response-time histogram.
+
+    Locust's CSV has percentiles per name, not for a union; the union's p95 is the largest of the
+    names' p95 at worst, which is what is reported (an upper bound).
+    """
+    return max(float(stats.get(name, {}).get("95%", 0) or 0) for name in names)
+
+
+if __name__ == "__main__":
+    main()
