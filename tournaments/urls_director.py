@@ -8,6 +8,12 @@ urlpatterns = [
     path("", director.home, name="director-home"),
     path("tournaments/new/", director.tournament_create, name="director-tournament-create"),
     path("tournaments/<int:pk>/", director.tournament_detail, name="director-tournament"),
+    path(
+        "tournaments/<int:pk>/archive/",
+        director.tournament_archive,
+        name="director-tournament-archive",
+    ),
+    path("tournaments/import/", director.tournament_import, name="director-tournament-import"),
     path("tournaments/<int:pk>/edit/", director.tournament_edit, name="director-tournament-edit"),
     path(
         "tournaments/<int:pk>/finish/",

@@ -354,6 +354,7 @@ def test_score_sheet_messages_count_seats_from_one_and_translate():
 LATIN_ALLOWED = {
     "english",
     "csv",
+    "json",
     "rules",
     "md",
     "utf",

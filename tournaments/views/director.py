@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 import segno
+from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -17,8 +18,9 @@ from django.db.models import Count, Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.http import content_disposition_header
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from config.exceptions import Conflict
@@ -27,9 +29,11 @@ from gameplay.models import BOT_LEVELS, LiveGame
 from scoring import selectors as scoring_selectors
 from scoring import services as scoring_services
 from scoring.models import ResultVersion, TableResult
-from tournaments import selectors, services
+from tournaments import archive, selectors, services
+from tournaments.archive import ARCHIVE_MAX_BYTES
 from tournaments.forms import (
     CsvForm,
+    DirectorForm,
     NamesForm,
     PlayerNameForm,
     SeedForm,
@@ -82,6 +86,14 @@ def _registration(request: HttpRequest, pk: int) -> Registration:
     return registration
 
 
+def _directed_clubs(request: HttpRequest):
+    """The clubs the user directs, by name; refused if there are none."""
+    clubs = Club.objects.filter(pk__in=selectors.directed_club_ids(request.user)).order_by("name")
+    if not clubs:
+        raise _deny()
+    return clubs
+
+
 def _error_text(error: ValidationError | Conflict) -> str:
     if isinstance(error, ValidationError):
         return " ".join(error.messages)
@@ -92,22 +104,21 @@ def _error_text(error: ValidationError | Conflict) -> str:
 @login_required
 @require_safe
 def home(request: HttpRequest) -> HttpResponse:
-    clubs = selectors.directed_club_ids(request.user)
-    if not clubs:
-        raise _deny()
+    clubs = _directed_clubs(request)
     tournaments = selectors.tournaments_directed_by(request.user).annotate(
         players=Count("registrations", filter=Q(registrations__status="active"), distinct=True),
         rounds_drawn=Count("rounds", distinct=True),
     )
-    return render(request, "director/home.html", {"tournaments": tournaments})
+    import_form = ArchiveUploadForm(clubs=clubs)
+    return render(
+        request, "director/home.html", {"tournaments": tournaments, "import_form": import_form}
+    )
 
 
 @login_required
 @require_http_methods(["GET", "HEAD", "POST"])
 def tournament_create(request: HttpRequest) -> HttpResponse:
-    clubs = Club.objects.filter(pk__in=selectors.directed_club_ids(request.user)).order_by("name")
-    if not clubs:
-        raise _deny()
+    clubs = _directed_clubs(request)
     form = TournamentForm(request.POST or None, clubs=clubs)
     if request.method == "POST" and form.is_valid():
         try:
@@ -781,3 +792,87 @@ def seat_bot(request: HttpRequest, pk: int, position: int) -> HttpResponse:
             % {"seat": seat.position + 1, "table": game.table.number},
         )
     return redirect("director-round", game.table.round_id)
+
+
+# --------------------------------------------------------------------------- archives
+@login_required
+@require_safe
+def tournament_archive(request: HttpRequest, pk: int) -> HttpResponse:
+    """The whole tournament as one JSON file, to keep and to import again (tournaments.archive)."""
+    tournament = _tournament(request, pk)
+    document = archive.tournament_export(tournament=tournament)
+    response = HttpResponse(
+        archive.archive_dumps(document), content_type="application/json; charset=utf-8"
+    )
+    response["Content-Disposition"] = content_disposition_header(
+        True, archive.archive_filename(tournament)
+    )
+    return response
+
+
+class ArchiveUploadForm(DirectorForm):
+    """A tournament archive to import and the club to import it into; it reads the file's JSON."""
+
+    club = forms.ModelChoiceField(queryset=Club.objects.none(), label=gettext_lazy("Club"))
+    file = forms.FileField(
+        label=gettext_lazy("Archive file (JSON)"),
+        help_text=gettext_lazy(
+            "A file downloaded with “Download archive (JSON)” on a tournament's page. The "
+            "tournament is recreated with its players, rounds, results and live games."
+        ),
+        widget=forms.ClearableFileInput(attrs={"accept": ".json,application/json"}),
+        error_messages={
+            "required": gettext_lazy("Choose an archive file to upload."),
+            "empty": gettext_lazy("The file is empty."),
+        },
+    )
+
+    def __init__(self, *args, clubs, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["club"].queryset = clubs
+        if len(clubs) == 1:
+            # Directors of one club are not asked which club.
+            self.fields["club"].initial = clubs[0]
+            self.fields["club"].disabled = True
+            self.fields["club"].widget = forms.HiddenInput()
+
+    def clean_file(self):
+        upload = self.cleaned_data["file"]
+        if upload.size > ARCHIVE_MAX_BYTES:
+            raise ValidationError(
+                _(
+                    "The file is larger than %(mb)d MB; import it with the command "
+                    "“manage.py import_tournament” instead."
+                )
+                % {"mb": ARCHIVE_MAX_BYTES // (1024 * 1024)}
+            )
+        self.cleaned_data["document"] = archive.archive_loads(upload.read())
+        return upload
+
+
+@login_required
+@require_http_methods(["GET", "HEAD", "POST"])
+def tournament_import(request: HttpRequest) -> HttpResponse:
+    """Upload an archive: the tournament is created in the chosen club, or nothing is."""
+    clubs = _directed_clubs(request)
+    if request.method != "POST":
+        form = ArchiveUploadForm(clubs=clubs)
+        return render(request, "director/tournament_import.html", {"import_form": form})
+    form = ArchiveUploadForm(request.POST, request.FILES, clubs=clubs)
+    if form.is_valid():
+        try:
+            tournament = archive.tournament_import(
+                actor=request.user,
+                club=form.cleaned_data["club"],
+                data=form.cleaned_data["document"],
+            )
+        except ValidationError as error:
+            form.add_error("file", error.messages)
+        else:
+            messages.success(
+                request,
+                _("The tournament %(name)s is imported into %(club)s.")
+                % {"name": tournament.name, "club": tournament.club},
+            )
+            return redirect("director-tournament", tournament.pk)
+    return render(request, "director/tournament_import.html", {"import_form": form}, status=400)
