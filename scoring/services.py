@@ -273,6 +273,8 @@ def standings_recompute(*, tournament_id: int) -> StandingsSnapshot | None:
         precedence=tournament.standings_precedence,
         placement_points=tournament.placement_points,
         seed=tournament.seed,
+        # Drawn by start number, not database id: a restored archive ranks ties the same way.
+        draw_keys={player: names[player]["start_number"] for player in players},
     )
     rows = [standings_logic.row_to_dict(row) | names[row.player] for row in table]
     try:

@@ -108,14 +108,16 @@ def compute_standings(
     precedence: Sequence[str] = DEFAULT_PRECEDENCE,
     placement_points: Mapping[Any, Sequence[Any]] | None = None,
     seed: int | str,
+    draw_keys: Mapping[Hashable, Hashable] | None = None,
 ) -> list[StandingRow]:
     """Rank `players` by their confirmed `results`; the first row is the leader.
 
     Every player listed appears, with zeros if he has no result (his average placement is 0 but
     counts as the worst for ranking). Equal keys share a rank (1, 2, 2, 4) unless "random" is in
-    the precedence: the random key, drawn from `seed` and the player id alone, stays the same when
-    results are added, and makes the ranks strict. Players who share a rank keep the order of
-    `players`. Raises ValueError for an invalid precedence, placement points or results.
+    the precedence: the random key, drawn from `seed` and the player id alone (or the player's
+    entry in `draw_keys`, such as a start number that survives an export and import), stays the
+    same when results are added, and makes the ranks strict. Players who share a rank keep the
+    order of `players`. Raises ValueError for an invalid precedence, placement points or results.
     """
     order = validate_precedence(precedence)
     scheme, scale = _scaled_scheme(
@@ -177,7 +179,8 @@ def compute_standings(
         for position in members:
             opponents[position] += table_sum - points[position]
 
-    random_keys = [_random_key(seed, player) for player in ids]
+    keys = draw_keys or {}
+    random_keys = [_random_key(seed, keys.get(player, player)) for player in ids]
     columns = {
         "tournament_points": points,
         "total_score": total_score,

@@ -179,6 +179,30 @@ def test_random_as_the_last_tiebreak_makes_ranks_strict():
     assert middle[0].random < middle[1].random
 
 
+@given(st.permutations(range(10, 30)), st.integers(0, 2**32))
+def test_draw_keys_make_the_random_order_independent_of_the_player_ids(ids, seed):
+    # A restored archive gives the players new database ids but the same start numbers.
+    results = [table(1, 1, "abcd", [1, 1, 1, 1], totals=[100, 100, 100, 100])]
+    precedence = [*DEFAULT_PRECEDENCE, "random"]
+    by_letter = compute_standings(
+        "abcd",
+        results,
+        precedence=precedence,
+        seed=seed,
+        draw_keys=dict(zip("abcd", range(4), strict=True)),
+    )
+    renamed = dict(zip("abcd", ids[:4], strict=True))
+    moved = [table(1, 1, [renamed[p] for p in "abcd"], [1, 1, 1, 1], totals=[100] * 4)]
+    by_id = compute_standings(
+        [renamed[p] for p in "abcd"],
+        moved,
+        precedence=precedence,
+        seed=seed,
+        draw_keys={renamed[p]: number for number, p in enumerate("abcd")},
+    )
+    assert [renamed[row.player] for row in by_letter] == [row.player for row in by_id]
+
+
 def test_the_precedence_changes_the_order():
     results = [
         table(1, 1, "abc", [1, 2, 3], totals=[1005, 990, 0], winner="a"),
