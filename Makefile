@@ -16,7 +16,7 @@ help:
 	@echo "make test-pg  the test suite against DATABASE_URL=postgres://..."
 	@echo "make lint     ruff format --check and ruff check"
 	@echo "make fmt      ruff format and ruff check --fix"
-	@echo "make bench    run every bench/*.py"
+	@echo "make bench    run every bench/*.py (bench/load.py needs DATABASE_URL=postgres://...)"
 	@echo "make messages compile the translations (locale/*/LC_MESSAGES/django.po)"
 	@echo "make translations  extract the strings into locale/uk/LC_MESSAGES/django.po"
 	@echo "make clean    remove .venv, caches and collected static files (keeps db.sqlite3)"
@@ -66,7 +66,7 @@ test-pg: messages
 	$(BIN)/pytest
 
 bench: $(INSTALLED)
-	@set -e; for script in bench/*.py; do \
+	@set -e; for script in bench/[!_]*.py; do \
 		[ -e "$$script" ] || { echo "no benchmarks in bench/"; break; }; \
 		echo "== $$script"; \
 		$(BIN)/python "$$script"; \

@@ -1,8 +1,9 @@
 """Locust users of bench/load.py: phones reading the live standings, tables sending results.
 
-Started by bench/load.py, which seeds the tournament and passes its plan (a JSON file named by
-the LOAD_PLAN environment variable): the tournament id and, per table, the API tokens of two
-of its players and the score sheet to send.
+Started by bench/load.py (the underscore keeps `make bench` from running it alone), which
+seeds the tournament and passes its plan (a JSON file named by the LOAD_PLAN environment
+variable): the tournament id and, per table, the API tokens of two of its players and the score
+sheet to send.
 """
 
 import json

@@ -2,9 +2,9 @@
 
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
-from rest_framework.authtoken.views import obtain_auth_token
 from rest_framework.routers import DefaultRouter
 
+from config.login_limit import RateLimitedObtainAuthToken
 from scoring.api import ConfirmResultView, DisputeResultView, StandingsView, TableResultsView
 from tournaments.api import (
     ClubViewSet,
@@ -41,7 +41,7 @@ urlpatterns = [
         StandingsView.as_view(),
         name="tournament-standings",
     ),
-    path("token/", obtain_auth_token, name="api-token"),
+    path("token/", RateLimitedObtainAuthToken.as_view(), name="api-token"),
     path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
 ]

@@ -6,6 +6,9 @@ from django.utils.translation import gettext_lazy as _
 from rest_framework import exceptions, status
 from rest_framework.views import exception_handler
 
+from config.database_errors import api_error_for_database
+from config.request_limits import api_error_for
+
 
 class Conflict(Exception):
     """Someone else changed the record first; reload it and try again."""
@@ -28,4 +31,9 @@ def api_exception_handler(exc, context):
         exc = ConflictError(str(exc) or None)
     elif isinstance(exc, PermissionDenied):
         exc = exceptions.PermissionDenied(str(exc) or None)
+    elif (unavailable := api_error_for_database(exc, context["request"].path)) is not None:
+        exc = unavailable
+    else:
+        # A body over the request limits: 413 or 400 with a message, not Django's bare 400.
+        exc = api_error_for(exc) or exc
     return exception_handler(exc, context)

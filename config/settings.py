@@ -52,6 +52,31 @@ else:
 
 CSRF_TRUSTED_ORIGINS = _env_list("CSRF_TRUSTED_ORIGINS")
 
+# Production mode serves HTTPS through a proxy in front (Caddy, nginx, Traefik) that terminates TLS
+# and sets X-Forwarded-Proto. HTTPS=0 is the club-LAN trade-off, plain http without a proxy: no
+# secure cookies, no redirect to https, no HSTS (`check --deploy` warns about exactly those).
+HTTPS = not DEBUG and _env_bool("HTTPS", default=True)
+if HTTPS:
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    SECURE_SSL_REDIRECT = _env_bool("SECURE_SSL_REDIRECT", default=True)
+    # Container and load balancer health checks talk plain http to the app itself.
+    SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+    SESSION_COOKIE_SECURE = True
+    CSRF_COOKIE_SECURE = True
+    LANGUAGE_COOKIE_SECURE = True
+    # Browsers then refuse plain http for this host for that long, even if HTTPS breaks later.
+    SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", str(365 * 24 * 3600)))
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = _env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", default=False)
+    SECURE_HSTS_PRELOAD = _env_bool("SECURE_HSTS_PRELOAD", default=False)
+# includeSubDomains and preload bind every host of the domain, not just this site: the club's
+# call (the two variables above), so Django's reminders to turn them on are silenced.
+SILENCED_SYSTEM_CHECKS = ["security.W005", "security.W021"]
+# Django's defaults, stated so that nobody loosens them without noticing.
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
+X_FRAME_OPTIONS = "DENY"
+
 INSTALLED_APPS = [
     # Daphne's runserver serves the websockets of live tables; it must come before staticfiles.
     "daphne",
@@ -61,6 +86,8 @@ INSTALLED_APPS = [
     "django.contrib.sessions",
     "django.contrib.messages",
     "django.contrib.staticfiles",
+    # Only its system checks: daphne's runserver, listed first, serves static files in development.
+    "servestatic",
     "rest_framework",
     "rest_framework.authtoken",
     "drf_spectacular",
@@ -72,7 +99,11 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First, so every log line of a request, and its access line, carry the request id.
+    "config.middleware.RequestIdMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    # Static files from the app itself under ASGI, compressed and cached (no nginx needed).
+    "servestatic.middleware.ServeStaticMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -80,6 +111,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "config.database_errors.DatabaseUnavailableMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -110,6 +142,18 @@ DATABASES = {
         conn_health_checks=True,
     )
 }
+# Under the ASGI server every concurrent request runs its database work in a thread of its own,
+# and persistent connections would pile up per thread until PostgreSQL refuses clients. In
+# production each process therefore borrows connections from a pool of at most DB_POOL_MAX_SIZE
+# (psycopg_pool), waiting up to DB_POOL_TIMEOUT seconds for one (then a clear 503).
+DB_POOL = _env_bool("DB_POOL", default=not DEBUG)
+if DB_POOL and DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    DATABASES["default"]["CONN_MAX_AGE"] = 0
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": 1,
+        "max_size": int(os.environ.get("DB_POOL_MAX_SIZE", "8")),
+        "timeout": float(os.environ.get("DB_POOL_TIMEOUT", "10")),
+    }
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -135,8 +179,21 @@ LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
 
 STATIC_URL = "static/"
-STATIC_ROOT = BASE_DIR / "staticfiles"
+# Where `collectstatic` writes (the image bakes it in; the process tests collect once elsewhere).
+STATIC_ROOT = Path(os.environ.get("STATIC_ROOT") or BASE_DIR / "staticfiles")
 STATICFILES_DIRS = [BASE_DIR / "static"]
+# Production serves the files `collectstatic` wrote, under names with a content hash (cached for
+# good) and precompressed; development and tests use the source folders, no collectstatic needed.
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {
+        "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
+        if DEBUG
+        else "servestatic.storage.CompressedManifestStaticFilesStorage"
+    },
+}
+# Decided here, not by DEBUG at request time: tests turn DEBUG off but have no collected files.
+SERVESTATIC_USE_FINDERS = DEBUG
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
@@ -149,16 +206,39 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": 50,
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    # drf-spectacular's, documenting the error answers as well (config/api_schema.py).
+    "DEFAULT_SCHEMA_CLASS": "config.api_schema.AutoSchema",
     "DEFAULT_PARSER_CLASSES": [
         "config.parsers.SafeJSONParser",
-        "rest_framework.parsers.FormParser",
+        "config.parsers.SafeFormParser",
         "rest_framework.parsers.MultiPartParser",
     ],
     "EXCEPTION_HANDLER": "config.exceptions.api_exception_handler",
     "DEFAULT_THROTTLE_CLASSES": ["rest_framework.throttling.ScopedRateThrottle"],
     "DEFAULT_THROTTLE_RATES": {"results": os.environ.get("RESULTS_THROTTLE", "60/minute")},
 }
+
+# Request limits, chosen for this app rather than left at Django's defaults. The largest honest
+# form is a director's score sheet of 300 deals (about 3,000 fields, some 60 KB), the largest
+# honest files a players' CSV (512 KB) and a tournament archive (20 MB), each checked by its
+# form; anything beyond these limits is refused with 413 or 400 and a message
+# (config/request_limits.py), by the API's parsers too.
+DATA_UPLOAD_MAX_MEMORY_SIZE = 1024 * 1024  # bytes of a body other than uploaded files
+DATA_UPLOAD_MAX_NUMBER_FIELDS = 4000
+DATA_UPLOAD_MAX_NUMBER_FILES = 5
+# Uploaded files up to this size stay in memory, larger ones go to a temporary file...
+FILE_UPLOAD_MAX_MEMORY_SIZE = 1024 * 1024
+# ...and one larger than this (the app's own setting) is refused with 413 the moment it passes
+# the limit (config.request_limits.UploadSizeLimit), not read to its end for a form to refuse.
+UPLOAD_MAX_FILE_SIZE = 20 * 1024 * 1024
+FILE_UPLOAD_HANDLERS = [
+    "config.request_limits.UploadSizeLimit",
+    "django.core.files.uploadhandler.MemoryFileUploadHandler",
+    "django.core.files.uploadhandler.TemporaryFileUploadHandler",
+]
+# Failed sign-ins (page and API token) per user name and per client address within the window
+# (seconds) before further attempts are refused with 429 (config/login_limit.py).
+LOGIN_RATE_LIMIT = {"attempts": 5, "window": 15 * 60}
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "1001 tournaments API",
@@ -222,14 +302,27 @@ else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 
 LOG_LEVEL = os.environ.get("LOG_LEVEL", "INFO").upper()
+# json: one object per line for a log collector (production's default); text: for people.
+LOG_FORMAT = os.environ.get("LOG_FORMAT", "text" if DEBUG else "json").strip().lower()
+if LOG_FORMAT not in {"json", "text"}:
+    raise ImproperlyConfigured(f"LOG_FORMAT must be json or text; got {LOG_FORMAT!r}")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
+    "filters": {
+        # Every line logged during a request (or a Celery task) carries its id.
+        "request_id": {"()": "config.logging.RequestIdFilter"},
+    },
     "formatters": {
-        "console": {"format": "{asctime} {levelname} {name}: {message}", "style": "{"},
+        "text": {"format": "{asctime} {levelname} {name} [{request_id}] {message}", "style": "{"},
+        "json": {"()": "config.logging.JsonFormatter"},
     },
     "handlers": {
-        "console": {"class": "logging.StreamHandler", "formatter": "console"},
+        "console": {
+            "class": "logging.StreamHandler",
+            "formatter": LOG_FORMAT,
+            "filters": ["request_id"],
+        },
     },
     "root": {"handlers": ["console"], "level": LOG_LEVEL},
     "loggers": {
@@ -237,5 +330,9 @@ LOGGING = {
         "django": {"handlers": ["console"], "level": LOG_LEVEL, "propagate": False},
         # In the embedded mode tasks run inline; a line per task would drown the server's log.
         "celery.app.trace": {"level": LOG_LEVEL if REDIS_URL else "WARNING"},
+        # uvicorn's worker processes log in the same format; the access lines come from
+        # config.middleware (with request ids), so uvicorn's own would only repeat them.
+        "uvicorn": {"handlers": ["console"], "level": LOG_LEVEL, "propagate": False},
+        "uvicorn.access": {"handlers": [], "propagate": False},
     },
 }

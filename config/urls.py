@@ -4,12 +4,15 @@ from django.contrib import admin
 from django.urls import include, path
 
 from config import views
+from config.login_limit import RateLimitedLoginView
 
 urlpatterns = [
     path("", views.home, name="home"),
     path("healthz", views.healthz, name="healthz"),
     path("admin/", admin.site.urls),
     path("api/", include("config.api_urls")),
+    # Before Django's own sign-in route, which it replaces: failed attempts are limited.
+    path("accounts/login/", RateLimitedLoginView.as_view(), name="login"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("manage/", include("tournaments.urls_director")),
@@ -17,3 +20,8 @@ urlpatterns = [
     path("", include("scoring.urls")),
     path("", include("tournaments.urls_public")),
 ]
+
+# Requests Django cannot read (too large, too many fields) and unknown API addresses get a
+# clear answer, JSON under /api/ (config/request_limits.py).
+handler400 = "config.request_limits.bad_request"
+handler404 = "config.request_limits.page_not_found"

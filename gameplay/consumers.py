@@ -112,6 +112,18 @@ class LiveGameConsumer(AsyncJsonWebsocketConsumer):
         if self.joined:
             await self.channel_layer.group_discard(self.group, self.channel_name)
 
+    async def receive(self, text_data=None, bytes_data=None, **kwargs) -> None:
+        # A frame that is not JSON text (or nests too deeply to decode) is a bad message like
+        # any other: it gets an error, rather than ending the connection with a server error.
+        try:
+            content = await self.decode_json(text_data) if text_data is not None else None
+        except (ValueError, RecursionError):
+            content = None
+        if content is None:
+            await self.send_error(self.translate(NOT_AN_OBJECT))
+            return
+        await self.receive_json(content, **kwargs)
+
     async def receive_json(self, content: Any, **kwargs) -> None:
         if not isinstance(content, dict):
             await self.send_error(self.translate(NOT_AN_OBJECT))

@@ -103,7 +103,7 @@ def live_game_act(request: HttpRequest, game_id: int) -> JsonResponse:
         return JsonResponse({"error": _("The move is not valid.")}, status=400)
     try:
         payload = json.loads(request.body)
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, UnicodeDecodeError, RecursionError):  # not JSON, or nested too deeply
         payload = None
     action = payload.get("action") if isinstance(payload, dict) else None
     sequence = payload.get("sequence") if isinstance(payload, dict) else None

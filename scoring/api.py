@@ -33,6 +33,7 @@ def _visible_table(request: Request, table_id: int) -> Table:
 
 class TableResultsView(APIView):
     throttle_scope = "results"
+    write_error_statuses = ("409",)  # a submission on an old version
 
     def get_throttles(self):
         # Reading is free; only writes (submissions) are throttled.
@@ -63,6 +64,8 @@ class TableResultsView(APIView):
 
 
 class ConfirmResultView(APIView):
+    write_error_statuses = ("409",)  # not the current version
+
     @extend_schema(request=None, responses=ResultVersionSerializer)
     def post(self, request: Request, table_id: int, number: int) -> Response:
         table = _visible_table(request, table_id)
@@ -71,6 +74,8 @@ class ConfirmResultView(APIView):
 
 
 class DisputeResultView(APIView):
+    write_error_statuses = ("409",)  # not the current version
+
     @extend_schema(request=DisputeSerializer, responses=ResultVersionSerializer)
     def post(self, request: Request, table_id: int, number: int) -> Response:
         table = _visible_table(request, table_id)

@@ -6,10 +6,13 @@ from scoring.models import ResultVersion, StandingsSnapshot, TableResult
 
 
 class ResultVersionSerializer(serializers.ModelSerializer):
+    # None for a version nobody reviewed yet, one recorded by a live table, or a deleted login.
     submitted_by = serializers.CharField(
-        source="submitted_by.username", default=None, read_only=True
+        source="submitted_by.username", default=None, read_only=True, allow_null=True
     )
-    reviewed_by = serializers.CharField(source="reviewed_by.username", default=None, read_only=True)
+    reviewed_by = serializers.CharField(
+        source="reviewed_by.username", default=None, read_only=True, allow_null=True
+    )
     sheet = serializers.JSONField()
     totals = serializers.ListField(child=serializers.IntegerField())
     placements = serializers.ListField(child=serializers.FloatField())
@@ -40,7 +43,7 @@ class ResultVersionSerializer(serializers.ModelSerializer):
 
 
 class TableResultSerializer(serializers.ModelSerializer):
-    confirmed = ResultVersionSerializer(read_only=True)
+    confirmed = ResultVersionSerializer(read_only=True, allow_null=True)  # None until confirmed
     versions = serializers.SerializerMethodField()
 
     class Meta:
@@ -65,6 +68,8 @@ class DisputeSerializer(serializers.Serializer):
 
 class StandingsSnapshotSerializer(serializers.ModelSerializer):
     rows = serializers.ListField(child=serializers.DictField())
+    # None before the first standings are computed (StandingsView answers version 0 then).
+    computed_at = serializers.DateTimeField(read_only=True, allow_null=True)
 
     class Meta:
         model = StandingsSnapshot

@@ -2,6 +2,7 @@
 
 import json
 import os
+import secrets
 import subprocess
 import sys
 from pathlib import Path
@@ -15,7 +16,15 @@ CONTROLLED_VARIABLES = {
     "DATABASE_URL",
     "REDIS_URL",
     "TIME_ZONE",
+    "HTTPS",
+    "SECURE_SSL_REDIRECT",
+    "SECURE_HSTS_SECONDS",
+    "SECURE_HSTS_INCLUDE_SUBDOMAINS",
+    "SECURE_HSTS_PRELOAD",
+    "LOG_FORMAT",
 }
+# Long and random, as check --deploy wants it.
+PRODUCTION_SECRET_KEY = secrets.token_urlsafe(50)
 
 # Loads the settings in a fresh interpreter, as manage.py and the Celery worker do.
 PROBE = """
@@ -34,22 +43,34 @@ print(json.dumps({
     "eager_propagates": app.conf.task_eager_propagates,
     "acks_late": app.conf.task_acks_late,
     "prefetch_multiplier": app.conf.worker_prefetch_multiplier,
+    "ssl_redirect": settings.SECURE_SSL_REDIRECT,
+    "proxy_ssl_header": settings.SECURE_PROXY_SSL_HEADER,
+    "session_cookie_secure": settings.SESSION_COOKIE_SECURE,
+    "csrf_cookie_secure": settings.CSRF_COOKIE_SECURE,
+    "hsts_seconds": settings.SECURE_HSTS_SECONDS,
+    "log_format": settings.LOGGING["handlers"]["console"]["formatter"],
+    "staticfiles_storage": settings.STORAGES["staticfiles"]["BACKEND"],
 }))
 """
 
 
-def load_settings(**environment: str) -> subprocess.CompletedProcess:
+def run_python(*arguments: str, **environment: str) -> subprocess.CompletedProcess:
+    """Python in the project folder with only the given settings variables set."""
     env = {key: value for key, value in os.environ.items() if key not in CONTROLLED_VARIABLES}
     env["DJANGO_SETTINGS_MODULE"] = "config.settings"
     env.update(environment)
     return subprocess.run(
-        [sys.executable, "-c", PROBE],
+        [sys.executable, *arguments],
         cwd=PROJECT_DIR,
         env=env,
         capture_output=True,
         text=True,
         timeout=60,
     )
+
+
+def load_settings(**environment: str) -> subprocess.CompletedProcess:
+    return run_python("-c", PROBE, **environment)
 
 
 def loaded_settings(**environment: str) -> dict:
@@ -124,3 +145,81 @@ def test_unreadable_debug_value_refuses_to_start():
 
     assert result.returncode != 0
     assert "ImproperlyConfigured" in result.stderr
+
+
+def production(**environment: str) -> dict:
+    return loaded_settings(
+        DEBUG="0", SECRET_KEY=PRODUCTION_SECRET_KEY, ALLOWED_HOSTS="club.example", **environment
+    )
+
+
+def test_production_with_the_published_development_key_refuses_to_start():
+    result = load_settings(
+        DEBUG="0",
+        SECRET_KEY="django-insecure-development-only-key-for-the-embedded-mode",
+        ALLOWED_HOSTS="club.example",
+    )
+
+    assert result.returncode != 0
+    assert "SECRET_KEY" in result.stderr
+
+
+def test_production_expects_https_from_a_proxy_by_default():
+    loaded = production()
+
+    assert loaded["proxy_ssl_header"] == ["HTTP_X_FORWARDED_PROTO", "https"]
+    assert loaded["ssl_redirect"] is True
+    assert loaded["session_cookie_secure"] is True
+    assert loaded["csrf_cookie_secure"] is True
+    assert loaded["hsts_seconds"] == 365 * 24 * 3600
+
+
+def test_https_off_serves_a_club_lan_over_plain_http():
+    loaded = production(HTTPS="0")
+
+    assert loaded["proxy_ssl_header"] is None
+    assert loaded["ssl_redirect"] is False
+    assert loaded["session_cookie_secure"] is False
+    assert loaded["csrf_cookie_secure"] is False
+    assert loaded["hsts_seconds"] == 0
+
+
+def test_hsts_and_the_redirect_can_be_tuned():
+    loaded = production(SECURE_HSTS_SECONDS="3600", SECURE_SSL_REDIRECT="0")
+
+    assert loaded["hsts_seconds"] == 3600
+    assert loaded["ssl_redirect"] is False
+    assert loaded["session_cookie_secure"] is True
+
+
+def test_development_ignores_the_https_switch():
+    loaded = loaded_settings(HTTPS="not even a boolean")
+
+    assert loaded["debug"] is True
+    assert loaded["ssl_redirect"] is False
+    assert loaded["session_cookie_secure"] is False
+
+
+def test_production_logs_json_and_serves_collected_static_files():
+    loaded = production()
+
+    assert loaded["log_format"] == "json"
+    assert (
+        loaded["staticfiles_storage"] == "servestatic.storage.CompressedManifestStaticFilesStorage"
+    )
+
+
+def test_development_logs_text_and_needs_no_collectstatic():
+    loaded = loaded_settings()
+
+    assert loaded["log_format"] == "text"
+    assert loaded["staticfiles_storage"] == "django.contrib.staticfiles.storage.StaticFilesStorage"
+
+
+def test_log_format_can_be_chosen_and_an_unknown_one_refuses_to_start():
+    assert production(LOG_FORMAT="text")["log_format"] == "text"
+
+    result = load_settings(LOG_FORMAT="xml")
+
+    assert result.returncode != 0
+    assert "LOG_FORMAT" in result.stderr

@@ -114,7 +114,8 @@ class TournamentViewSet(
 
     @extend_schema(responses=RoundSummarySerializer(many=True), methods=["GET"])
     @extend_schema(request=DrawSerializer, responses={201: RoundSerializer}, methods=["POST"])
-    @action(detail=True, methods=["get", "post"])
+    # The rounds of one tournament are few and come in one list, never in pages.
+    @action(detail=True, methods=["get", "post"], pagination_class=None)
     def rounds(self, request: Request, pk=None) -> Response:
         """GET: the rounds; POST: draw the next round (a draft to check, redraw or publish)."""
         tournament = self.get_object()

@@ -569,8 +569,14 @@ class BaseSheetFormSet(forms.BaseFormSet):
         return {"mode": "deals", "rows": rows}
 
 
+# absolute_max too: a forged TOTAL_FORMS must not make the server build 1,000 forms.
 SheetFormSet = forms.formset_factory(
-    SheetRowForm, formset=BaseSheetFormSet, extra=0, max_num=300, validate_max=True
+    SheetRowForm,
+    formset=BaseSheetFormSet,
+    extra=0,
+    max_num=300,
+    absolute_max=300,
+    validate_max=True,
 )
 
 

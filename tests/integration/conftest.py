@@ -11,7 +11,7 @@ import pytest
 from django.db import connection
 
 from config.celery import app
-from tests.integration.stack import Stack
+from tests.integration.stack import Stack, collect_static
 
 ROOT = Path(__file__).resolve().parents[2]
 # A Redis database of its own, so a test run never meets a developer's queued tasks.
@@ -81,8 +81,16 @@ def _forget_connections() -> None:
     app.amqp._producer_pool = None
 
 
+@pytest.fixture(scope="session")
+def collected_static(tmp_path_factory) -> Path:
+    """Static files collected once for every stack of the run (compressing them takes long)."""
+    static_root = tmp_path_factory.mktemp("static")
+    collect_static(static_root)
+    return static_root
+
+
 @pytest.fixture
-def stack(transactional_db):
+def stack(transactional_db, collected_static):
     """The production topology (tests/integration/stack.py) on the test database."""
-    with Stack(shared_database_url()) as running:
+    with Stack(shared_database_url(), static_root=collected_static) as running:
         yield running

@@ -30,6 +30,26 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
+def collect_static(static_root: Path) -> None:
+    """`collectstatic` as the image build runs it: hashed names, compressed copies."""
+    env = dict(
+        os.environ,
+        DEBUG="0",
+        HTTPS="0",
+        SECRET_KEY=secrets.token_urlsafe(50),
+        ALLOWED_HOSTS="127.0.0.1",
+        STATIC_ROOT=str(static_root),
+        LOG_LEVEL="WARNING",
+    )
+    subprocess.run(
+        [sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"],
+        cwd=ROOT,
+        env=env,
+        check=True,
+        timeout=600,
+    )
+
+
 class StackError(RuntimeError):
     """A service did not start, or died; the message carries the end of its log."""
 
@@ -106,10 +126,15 @@ class Stack:
         celery_workers: int = 2,
         beat: bool = True,
         log_level: str = "INFO",
+        static_root: Path | None = None,
         extra_env: dict[str, str] | None = None,
     ) -> None:
+        """`static_root`: static files collected already (`collect_static`), else collected
+        into a folder of this stack's own at start (slow: the files are compressed)."""
         self.directory = tempfile.TemporaryDirectory(prefix="stack-")
         self.logs = Path(self.directory.name)
+        self.collect = static_root is None
+        static_root = static_root or self.logs / "static"
         self.redis_port = free_port()
         self.web_port = free_port()
         self.redis_url = f"redis://127.0.0.1:{self.redis_port}/0"
@@ -129,6 +154,7 @@ class Stack:
             LOG_LEVEL="INFO",
             PYTHONPATH=str(ROOT),
             PYTHONUNBUFFERED="1",
+            STATIC_ROOT=str(static_root),
         )
         env.update(extra_env or {})
         self.env = env
@@ -165,6 +191,8 @@ class Stack:
                 "--workers",
                 str(web_workers),
                 "--no-access-log",
+                "--lifespan",
+                "off",
             ],
             web_env,
             self.logs,
@@ -221,7 +249,8 @@ class Stack:
     # ------------------------------------------------------------------------------ lifecycle
     def start(self) -> Stack:
         try:
-            self._manage("collectstatic", "--noinput", "-v0")
+            if self.collect:
+                collect_static(Path(self.env["STATIC_ROOT"]))
             self.start_redis()
             for worker in self.workers:
                 self.start_worker(worker)
@@ -245,11 +274,6 @@ class Stack:
 
     def __exit__(self, *exc_info) -> None:
         self.stop()
-
-    def _manage(self, *args: str) -> None:
-        subprocess.run(
-            [sys.executable, "manage.py", *args], cwd=ROOT, env=self.env, check=True, timeout=300
-        )
 
     # ------------------------------------------------------------------------------ services
     def start_redis(self) -> None:

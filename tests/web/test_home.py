@@ -31,7 +31,7 @@ def test_healthz_reports_ok_with_a_working_database(client):
 
     assert response.status_code == 200
     assert response["Content-Type"] == "application/json"
-    assert response.json() == {"status": "ok", "database": True}
+    assert response.json() == {"status": "ok", "database": True, "redis": None}
     assert "no-cache" in response["Cache-Control"]
 
 
@@ -44,7 +44,7 @@ def test_healthz_reports_unavailable_when_the_database_fails(client, monkeypatch
     response = client.get("/healthz")
 
     assert response.status_code == 503
-    assert response.json() == {"status": "error", "database": False}
+    assert response.json() == {"status": "error", "database": False, "redis": None}
 
 
 def test_healthz_rejects_writes(client):

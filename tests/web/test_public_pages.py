@@ -454,6 +454,26 @@ def test_csv_quotes_names_with_commas_and_quotes(client, director, finish_round)
     assert 'Коваль, Олена "Лисиця"' in [line[4] for line in results[1:]]
 
 
+def test_csv_never_hands_a_spreadsheet_a_formula(client, director, finish_round):
+    tournament = make_tournament(director)
+    names = {1: '=HYPERLINK("http://evil.example","x")', 2: "+1+1", 3: "@SUM(A1)", 4: "-2+3"}
+    for number, name in names.items():
+        registration = tournament.registrations.get(start_number=number)
+        registration.player.name = name
+        registration.player.save()
+    finish_round(publish_next_round(director, tournament))
+
+    standings = csv_rows(client.get(reverse("public-standings-csv", args=[tournament.pk])))
+    results = csv_rows(client.get(reverse("public-results-csv", args=[tournament.pk])))
+
+    shown = {line[2] for line in standings[1:]} | {line[4] for line in results[1:]}
+    assert {"'" + name for name in names.values()} <= shown
+    assert not shown & set(names.values())
+    # Negative totals are numbers, and stay numbers.
+    totals = [int(line[5]) for line in results[1:]]
+    assert len(totals) == len(results) - 1
+
+
 def test_results_csv_has_one_line_per_seat_of_every_confirmed_table(client, played):
     response = client.get(reverse("public-results-csv", args=[played.pk]))
 

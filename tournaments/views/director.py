@@ -251,7 +251,14 @@ def _register_names(request, tournament, form, form_name: str) -> HttpResponse:
                     % {"count": len(created)},
                 )
             return redirect("director-registrations", tournament.pk)
-    return _registrations_page(request, tournament, **{form_name: form})
+    return _registrations_refused(request, tournament, **{form_name: form})
+
+
+def _registrations_refused(request, tournament, **forms) -> HttpResponse:
+    """The page again with the form that was refused and its problems, as a 400."""
+    response = _registrations_page(request, tournament, **forms)
+    response.status_code = 400
+    return response
 
 
 @login_required
@@ -270,7 +277,7 @@ def registration_add(request: HttpRequest, pk: int) -> HttpResponse:
         else:
             messages.success(request, _registered_message(registration))
             return redirect("director-registrations", tournament.pk)
-    return _registrations_page(request, tournament, one_form=form)
+    return _registrations_refused(request, tournament, one_form=form)
 
 
 def _registered_message(registration: Registration) -> str:

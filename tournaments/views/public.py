@@ -488,7 +488,32 @@ def _csv_response(tournament: Tournament, what: str) -> tuple[HttpResponse, Any]
     response = HttpResponse(content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = content_disposition_header(True, f"{name}-{what}.csv")
     response.write("\ufeff")
-    return response, csv.writer(response)
+    return response, _FormulaSafeWriter(csv.writer(response))
+
+
+# A spreadsheet runs a cell starting with one of these as a formula (CSV injection).
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+class _FormulaSafeWriter:
+    """Text cells that a spreadsheet would run as a formula (a player named "=HYPERLINK(...)")
+    get a leading apostrophe, which shows the text as written; numbers stay numbers."""
+
+    def __init__(self, writer: Any) -> None:
+        self._writer = writer
+
+    def writerow(self, row: list[Any]) -> None:
+        self._writer.writerow([_inert(cell) for cell in row])
+
+
+def _inert(cell: Any) -> Any:
+    if not isinstance(cell, str) or not cell.startswith(FORMULA_STARTS):
+        return cell
+    try:
+        float(cell.replace(",", "."))
+    except ValueError:
+        return "'" + cell
+    return cell  # a negative number such as "-20"
 
 
 @require_safe

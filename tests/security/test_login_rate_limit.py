@@ -1,0 +1,209 @@
+"""Failed sign-ins are limited per user name and per client address, on the sign-in page and for
+API tokens: after five within the window further attempts get 429 and a message, whatever the
+password; other people elsewhere are not affected, and a successful sign-in never counts.
+"""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from django.contrib.auth import SESSION_KEY
+from django.test import Client
+from django.urls import reverse
+from django.utils import translation
+
+from config.login_limit import refusal_message
+from tests.api.conftest import PASSWORD
+from tests.factories import UserFactory
+
+pytestmark = pytest.mark.django_db
+
+LOGIN = reverse("login")
+TOKEN = "/api/token/"
+
+
+def sign_in(client: Client, user, password: str, address: str = "10.0.0.1", **extra):
+    return client.post(
+        LOGIN, {"username": user.username, "password": password}, REMOTE_ADDR=address, **extra
+    )
+
+
+def ask_token(client: Client, user, password: str, address: str = "10.0.0.1"):
+    return client.post(
+        TOKEN,
+        {"username": user.username, "password": password},
+        content_type="application/json",
+        REMOTE_ADDR=address,
+    )
+
+
+def signed_in(client: Client) -> bool:
+    return SESSION_KEY in client.session
+
+
+def fail(times: int, attempt, user, address: str = "10.0.0.1") -> None:
+    for _ in range(times):
+        assert attempt(Client(), user, "wrong", address).status_code in (200, 400)
+
+
+# --------------------------------------------------------------------------- the sign-in page
+def test_the_sixth_failure_on_the_page_is_refused_with_429_and_the_form():
+    user = UserFactory()
+    client = Client()
+    for _ in range(5):
+        response = sign_in(client, user, "wrong")
+        assert response.status_code == 200
+        assert "errorlist" in response.content.decode()
+
+    refused = sign_in(client, user, PASSWORD)  # even the right password, now
+
+    assert refused.status_code == 429
+    page = refused.content.decode()
+    assert refusal_message() in page
+    assert 'name="password"' in page and f'value="{user.username}"' in page
+    assert int(refused["Retry-After"]) == 15 * 60
+    assert not signed_in(client)
+
+
+def test_failures_on_many_user_names_from_one_address_are_limited():
+    for _ in range(5):
+        fail(1, sign_in, UserFactory(), "10.0.0.7")
+
+    response = sign_in(Client(), UserFactory(), PASSWORD, "10.0.0.7")
+
+    assert response.status_code == 429
+
+
+def test_failures_on_one_user_name_from_many_addresses_are_limited():
+    user = UserFactory()
+    for number in range(5):
+        fail(1, sign_in, user, f"10.0.1.{number}")
+
+    assert sign_in(Client(), user, PASSWORD, "10.0.1.99").status_code == 429
+    # Any spelling of the name counts as the same name.
+    other_spelling = Client().post(
+        LOGIN, {"username": f" {user.username.upper()} ", "password": "x"}, REMOTE_ADDR="10.0.2.1"
+    )
+    assert other_spelling.status_code == 429
+
+
+def test_someone_else_elsewhere_is_not_blocked_by_the_failures():
+    victim, bystander = UserFactory(), UserFactory()
+    fail(5, sign_in, victim, "10.0.0.1")
+    assert sign_in(Client(), victim, PASSWORD, "10.0.0.1").status_code == 429
+
+    client = Client()
+    response = sign_in(client, bystander, PASSWORD, "10.0.0.2")
+
+    assert response.status_code == 302
+    assert signed_in(client)
+
+
+def test_a_successful_sign_in_does_not_count_and_clears_the_user_names_failures():
+    user = UserFactory()
+    fail(4, sign_in, user, "10.0.0.1")
+    client = Client()
+    assert sign_in(client, user, PASSWORD, "10.0.0.2").status_code == 302
+    client.post(reverse("logout"))
+
+    # Four more failures from a third address: the name's count started again.
+    fail(4, sign_in, user, "10.0.0.3")
+    assert sign_in(Client(), user, PASSWORD, "10.0.0.3").status_code == 302
+    # The successes did not count for the second address either.
+    fail(4, sign_in, UserFactory(), "10.0.0.2")
+    assert sign_in(Client(), UserFactory(), PASSWORD, "10.0.0.2").status_code == 302
+
+
+def test_the_refusal_is_in_the_visitors_language():
+    user = UserFactory()
+    fail(5, sign_in, user)
+
+    response = sign_in(Client(), user, PASSWORD, HTTP_ACCEPT_LANGUAGE="uk")
+
+    assert response.status_code == 429
+    page = response.content.decode()
+    assert '<html lang="uk">' in page
+    with translation.override("uk"):
+        assert refusal_message() in page
+
+
+def test_the_limit_is_configurable_and_ends_with_its_window(settings):
+    settings.LOGIN_RATE_LIMIT = {"attempts": 2, "window": 1}
+    user = UserFactory()
+    fail(2, sign_in, user)
+
+    refused = sign_in(Client(), user, PASSWORD)
+    assert refused.status_code == 429
+    assert "1 minute." in refused.content.decode()
+    time.sleep(1.1)
+    assert sign_in(Client(), user, PASSWORD).status_code == 302
+
+
+def test_an_empty_or_odd_form_is_a_failure_like_any_other():
+    client = Client(REMOTE_ADDR="10.0.0.1")
+    for data in (
+        {},
+        {"username": ""},
+        {"username": ["a", "b"], "password": "x"},
+        {"password": "x"},
+        {"username": "x" * 10_000, "password": "x"},
+    ):
+        assert client.post(LOGIN, data).status_code == 200
+
+    assert sign_in(client, UserFactory(), PASSWORD).status_code == 429
+
+
+# --------------------------------------------------------------------------- the API token
+def test_the_sixth_failure_for_a_token_is_refused_with_429():
+    user = UserFactory()
+    for _ in range(5):
+        response = ask_token(Client(), user, "wrong")
+        assert response.status_code == 400
+        assert response.json()["non_field_errors"]
+
+    refused = ask_token(Client(), user, PASSWORD)
+
+    assert refused.status_code == 429
+    assert refused.json() == {"detail": refusal_message()}
+    assert int(refused["Retry-After"]) == 15 * 60
+
+
+def test_the_page_and_the_token_share_the_count():
+    user = UserFactory()
+    fail(3, sign_in, user)
+    fail(2, ask_token, user)
+
+    assert ask_token(Client(), user, PASSWORD).status_code == 429
+    assert sign_in(Client(), user, PASSWORD).status_code == 429
+
+
+def test_a_token_for_someone_else_elsewhere_and_after_a_success():
+    victim, bystander = UserFactory(), UserFactory()
+    fail(5, ask_token, victim, "10.0.3.1")
+    assert ask_token(Client(), bystander, PASSWORD, "10.0.3.2").status_code == 200
+
+    user = UserFactory()
+    fail(4, ask_token, user, "10.0.4.1")
+    assert ask_token(Client(), user, PASSWORD, "10.0.4.2").status_code == 200
+    fail(4, ask_token, user, "10.0.4.3")
+    response = ask_token(Client(), user, PASSWORD, "10.0.4.3")
+    assert response.status_code == 200
+    assert response.json()["token"]
+
+
+def test_the_token_refusal_is_in_the_clients_language():
+    user = UserFactory()
+    fail(5, ask_token, user)
+
+    response = Client().post(
+        TOKEN,
+        {"username": user.username, "password": PASSWORD},
+        content_type="application/json",
+        REMOTE_ADDR="10.0.0.1",
+        HTTP_ACCEPT_LANGUAGE="uk",
+    )
+
+    assert response.status_code == 429
+    with translation.override("uk"):
+        assert response.json()["detail"] == refusal_message()

@@ -1,0 +1,274 @@
+"""Who may open and post to every page of the site: one row per URL pattern, one column per role.
+
+Roles (tests/security/conftest.py): the anonymous visitor, a player seated at a table of the
+tournament, a director of another club and the club's director. The rows are checked against the
+site's URL patterns, so a new page cannot be added without saying who may use it. The REST API
+has its own matrix (tests/api/test_permissions.py); the admin is Django's.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+from django.urls import URLResolver, get_resolver, reverse
+
+from tests.security.conftest import ROLES
+
+pytestmark = pytest.mark.django_db
+
+# Route prefixes this matrix leaves to others: the admin, the API and the language switch.
+EXCLUDED_PREFIXES = ("admin/", "api/", "i18n/", "static/")
+
+LOGIN = "login"  # a redirect to the sign-in page
+MOVED = "moved"  # a redirect elsewhere: the action was taken or refused with a message
+
+
+@dataclass(frozen=True)
+class Page:
+    url: Callable[[Any], str]
+    get: tuple[int | str, ...]  # by role, in the order of ROLES
+    post: tuple[int | str, ...]
+    data: Callable[[Any], Any] | None = None  # the POSTed form (or JSON for `json=True`)
+    json: bool = False
+
+
+def named(name: str, *args: str | int) -> Callable[[Any], str]:
+    """The URL of a route; a text argument names an object of the world (its pk is used)."""
+
+    def build(world) -> str:
+        values = [getattr(world, arg).pk if isinstance(arg, str) else arg for arg in args]
+        return reverse(name, args=values)
+
+    return build
+
+
+def with_text(name: str, *args: str) -> Callable[[Any], str]:
+    return lambda world: reverse(name, args=args)
+
+
+# Roles:            anonymous, player, other club's director, director.
+EVERYONE = (200, 200, 200, 200)
+NO_POST = (405, 405, 405, 405)
+SIGNED_IN = (LOGIN, 200, 200, 200)
+DIRECTOR = (LOGIN, 403, 403, 200)
+DIRECTOR_ACTS = (LOGIN, 403, 403, MOVED)
+# An empty registration form: the director gets it back with the problem, as a 400.
+DIRECTOR_FORM_REFUSED = (LOGIN, 403, 403, 400)
+GET_ONLY_FOR_DIRECTOR = (LOGIN, 405, 405, 405)
+PUBLIC = {"get": EVERYONE, "post": NO_POST}
+
+
+def move(world) -> str:
+    """A well-formed move, for a game in which none of the roles holds a seat."""
+    return json.dumps({"action": {"type": "pass"}, "sequence": world.live_game.sequence})
+
+
+PAGES: dict[str, Page] = {
+    # ------------------------------------------------------------------ site
+    "home": Page(named("home"), **PUBLIC),
+    "healthz": Page(named("healthz"), **PUBLIC),
+    # ------------------------------------------------------------------ accounts
+    "login": Page(named("login"), EVERYONE, EVERYONE),  # an empty form: shown again with errors
+    "logout": Page(named("logout"), NO_POST, (MOVED,) * 4),
+    "password_change": Page(named("password_change"), SIGNED_IN, SIGNED_IN),
+    "password_change_done": Page(named("password_change_done"), SIGNED_IN, (LOGIN, 405, 405, 405)),
+    "password_reset": Page(named("password_reset"), EVERYONE, EVERYONE),
+    "password_reset_done": Page(named("password_reset_done"), **PUBLIC),
+    "password_reset_confirm": Page(
+        with_text("password_reset_confirm", "bogus", "bogus-token"), EVERYONE, EVERYONE
+    ),
+    "password_reset_complete": Page(named("password_reset_complete"), **PUBLIC),
+    # ------------------------------------------------------------------ director's pages
+    "director-home": Page(named("director-home"), (LOGIN, 403, 200, 200), GET_ONLY_FOR_DIRECTOR),
+    # Another club's director creates tournaments of his own club here.
+    "director-tournament-create": Page(
+        named("director-tournament-create"), (LOGIN, 403, 200, 200), (LOGIN, 403, 200, 200)
+    ),
+    "director-tournament-import": Page(
+        named("director-tournament-import"), (LOGIN, 403, 200, 200), (LOGIN, 403, 400, 400)
+    ),
+    "director-tournament": Page(
+        named("director-tournament", "public"), DIRECTOR, GET_ONLY_FOR_DIRECTOR
+    ),
+    "director-tournament-archive": Page(
+        named("director-tournament-archive", "public"), DIRECTOR, GET_ONLY_FOR_DIRECTOR
+    ),
+    "director-tournament-edit": Page(
+        named("director-tournament-edit", "public"), DIRECTOR, DIRECTOR
+    ),
+    "director-tournament-finish": Page(
+        named("director-tournament-finish", "public"), GET_ONLY_FOR_DIRECTOR, DIRECTOR_ACTS
+    ),
+    "director-registrations": Page(
+        named("director-registrations", "fresh"), DIRECTOR, GET_ONLY_FOR_DIRECTOR
+    ),
+    "director-registration-add": Page(
+        named("director-registration-add", "fresh"), GET_ONLY_FOR_DIRECTOR, DIRECTOR_FORM_REFUSED
+    ),
+    "director-registration-bulk": Page(
+        named("director-registration-bulk", "fresh"), GET_ONLY_FOR_DIRECTOR, DIRECTOR_FORM_REFUSED
+    ),
+    "director-registration-csv": Page(
+        named("director-registration-csv", "fresh"), GET_ONLY_FOR_DIRECTOR, DIRECTOR_FORM_REFUSED
+    ),
+    "director-player-cards": Page(
+        named("director-player-cards", "public"), DIRECTOR, GET_ONLY_FOR_DIRECTOR
+    ),
+    "director-registration-withdraw": Page(
+        named("director-registration-withdraw", "public_registration"),
+        GET_ONLY_FOR_DIRECTOR,
+        DIRECTOR_ACTS,
+    ),
+    "director-registration-rejoin": Page(
+        named("director-registration-rejoin", "public_registration"),
+        GET_ONLY_FOR_DIRECTOR,
+        DIRECTOR_ACTS,
+    ),
+    "director-round-draw": Page(
+        named("director-round-draw", "public"), GET_ONLY_FOR_DIRECTOR, DIRECTOR_ACTS
+    ),
+    "director-round": Page(named("director-round", "fresh_round"), DIRECTOR, GET_ONLY_FOR_DIRECTOR),
+    "director-round-results": Page(
+        named("director-round-results", "public_round"), DIRECTOR, GET_ONLY_FOR_DIRECTOR
+    ),
+    "director-round-redraw": Page(  # no seed: a new one is drawn at random
+        named("director-round-redraw", "fresh_round"), GET_ONLY_FOR_DIRECTOR, DIRECTOR_ACTS
+    ),
+    "director-round-swap": Page(
+        named("director-round-swap", "fresh_round"), GET_ONLY_FOR_DIRECTOR, DIRECTOR
+    ),
+    "director-round-publish": Page(
+        named("director-round-publish", "fresh_round"), GET_ONLY_FOR_DIRECTOR, DIRECTOR_ACTS
+    ),
+    "director-round-delete": Page(
+        named("director-round-delete", "fresh_round"), GET_ONLY_FOR_DIRECTOR, DIRECTOR_ACTS
+    ),
+    "director-round-print": Page(
+        named("director-round-print", "public_round"), DIRECTOR, GET_ONLY_FOR_DIRECTOR
+    ),
+    "director-table-result": Page(
+        named("director-table-result", "waiting_table"), DIRECTOR, DIRECTOR
+    ),
+    "director-table-confirm": Page(
+        named("director-table-confirm", "waiting_table"), GET_ONLY_FOR_DIRECTOR, DIRECTOR_ACTS
+    ),
+    "director-table-live": Page(
+        named("director-table-live", "confirmed_table"), GET_ONLY_FOR_DIRECTOR, DIRECTOR_ACTS
+    ),
+    "director-seat-bot": Page(
+        named("director-seat-bot", "live_game", 0), GET_ONLY_FOR_DIRECTOR, DIRECTOR_ACTS
+    ),
+    # ------------------------------------------------------------------ live tables
+    # Anyone may watch a public tournament's table (without the hidden cards); only a seated
+    # player may move (tests/security/test_seat_isolation.py), and none of these roles sits here.
+    "practice-start": Page(named("practice-start"), NO_POST, (LOGIN, MOVED, MOVED, MOVED)),
+    "live-game": Page(named("live-game", "live_game"), **PUBLIC),
+    "live-game-state": Page(named("live-game-state", "live_game"), **PUBLIC),
+    "live-game-act": Page(named("live-game-act", "live_game"), NO_POST, (403,) * 4, move, True),
+    # The deal in progress has no replay, for anyone.
+    "live-deal-replay": Page(named("live-deal-replay", "live_game", 1), (404,) * 4, NO_POST),
+    # ------------------------------------------------------------------ player's pages
+    "player-home": Page(named("player-home"), SIGNED_IN, (LOGIN, 405, 405, 405)),
+    "player-link": Page(with_text("player-link", "bogus-token"), (400,) * 4, NO_POST),
+    "table-sheet": Page(
+        named("table-sheet", "waiting_table"), (LOGIN, 200, 403, 200), (LOGIN, 400, 403, 400)
+    ),
+    "table-sheet-check": Page(
+        named("table-sheet-check", "waiting_table"),
+        (LOGIN, 405, 405, 405),
+        (LOGIN, 200, 403, 200),
+    ),
+    "table-result-confirm": Page(
+        named("table-result-confirm", "waiting_table", 1),
+        (LOGIN, 405, 405, 405),
+        (LOGIN, MOVED, 403, MOVED),
+    ),
+    "table-result-dispute": Page(
+        named("table-result-dispute", "waiting_table", 1),
+        (LOGIN, 405, 405, 405),
+        (LOGIN, 400, 403, 400),  # an empty note is refused on the page
+    ),
+    # ------------------------------------------------------------------ public pages
+    "public-tournament-list": Page(named("public-tournament-list"), **PUBLIC),
+    "public-tournament": Page(named("public-tournament", "public"), **PUBLIC),
+    "public-round": Page(named("public-round", "public", 1), **PUBLIC),
+    "public-table": Page(named("public-table", "public", 1, 1), **PUBLIC),
+    "public-standings": Page(named("public-standings", "public"), **PUBLIC),
+    "public-standings-live": Page(named("public-standings-live", "public"), **PUBLIC),
+    "public-standings-csv": Page(named("public-standings-csv", "public"), **PUBLIC),
+    "public-results-csv": Page(named("public-results-csv", "public"), **PUBLIC),
+    "public-wall": Page(named("public-wall", "public"), **PUBLIC),
+    "public-wall-live": Page(named("public-wall-live", "public"), **PUBLIC),
+    "public-player": Page(named("public-player", "public", 1), **PUBLIC),
+}
+
+
+def site_routes() -> dict[str, str]:
+    """Every named URL pattern of the site (name: route), less the excluded prefixes."""
+    found: dict[str, str] = {}
+
+    def walk(patterns, prefix: str) -> None:
+        for pattern in patterns:
+            route = prefix + str(pattern.pattern)
+            if route.startswith(EXCLUDED_PREFIXES):
+                continue
+            if isinstance(pattern, URLResolver):
+                walk(pattern.url_patterns, route)
+            else:
+                assert pattern.name, f"the route {route!r} has no name"
+                found.setdefault(pattern.name, route)
+
+    walk(get_resolver().url_patterns, "")
+    return found
+
+
+def test_the_matrix_has_a_row_for_every_page_of_the_site():
+    routes = site_routes()
+
+    missing = sorted(set(routes) - set(PAGES))
+    stale = sorted(set(PAGES) - set(routes))
+
+    assert not missing, f"say who may use these pages in PAGES: {missing}"
+    assert not stale, f"these rows name no page any more: {stale}"
+
+
+def assert_outcome(response, expected, url: str) -> None:
+    if expected == LOGIN:
+        assert response.status_code == 302, (url, response.status_code)
+        assert response["Location"].startswith(reverse("login") + "?next="), response["Location"]
+    elif expected == MOVED:
+        assert response.status_code == 302, (url, response.status_code, response.content[:300])
+        assert not response["Location"].startswith(reverse("login")), response["Location"]
+    else:
+        assert response.status_code == expected, (url, response.status_code, response.content[:300])
+
+
+@pytest.mark.parametrize("role", ROLES)
+@pytest.mark.parametrize("name", PAGES)
+def test_get(name, role, world, client_as):
+    page = PAGES[name]
+    url = page.url(world)
+
+    response = client_as(role).get(url)
+
+    assert_outcome(response, page.get[ROLES.index(role)], url)
+
+
+@pytest.mark.parametrize("role", ROLES)
+@pytest.mark.parametrize("name", PAGES)
+def test_post(name, role, world, client_as):
+    page = PAGES[name]
+    url = page.url(world)
+    data = page.data(world) if page.data else {}
+
+    client = client_as(role)
+    if page.json:
+        response = client.post(url, data, content_type="application/json")
+    else:
+        response = client.post(url, data)
+
+    assert_outcome(response, page.post[ROLES.index(role)], url)

@@ -1,0 +1,216 @@
+"""Health checks as an orchestrator sees them, request ids as an operator reads them in logs."""
+
+import asyncio
+import io
+import json
+import logging
+import socket
+import time
+from contextlib import closing, contextmanager
+
+import pytest
+from asgiref.sync import iscoroutinefunction
+from celery.signals import task_postrun, task_prerun
+from django.db import OperationalError
+from django.http import HttpResponse
+from django.test import RequestFactory
+
+from config.logging import JsonFormatter, RequestIdFilter, request_id
+from config.middleware import RequestIdMiddleware
+
+pytestmark = pytest.mark.django_db
+
+LOCAL_REDIS = ("127.0.0.1", 6379)
+
+
+def redis_is_running() -> bool:
+    with closing(socket.socket()) as probe:
+        probe.settimeout(0.5)
+        return probe.connect_ex(LOCAL_REDIS) == 0
+
+
+@pytest.fixture
+def closed_port():
+    with closing(socket.socket()) as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@pytest.fixture
+def silent_server():
+    """Accepts connections (the kernel's backlog does) and never answers: a hung Redis."""
+    with closing(socket.socket()) as server:
+        server.bind(("127.0.0.1", 0))
+        server.listen(8)
+        yield server.getsockname()[1]
+
+
+@pytest.fixture
+def unreachable_database(monkeypatch):
+    def refuse(*args, **kwargs):
+        raise OperationalError("could not connect to server: Connection refused")
+
+    monkeypatch.setattr("config.views.connection.cursor", refuse)
+
+
+@contextmanager
+def json_log_lines(*logger_names: str):
+    """The lines those loggers write through the production formatter, parsed."""
+    stream = io.StringIO()
+    handler = logging.StreamHandler(stream)
+    handler.setFormatter(JsonFormatter())
+    handler.addFilter(RequestIdFilter())
+    loggers = [logging.getLogger(name) for name in logger_names]
+    previous_levels = [logger.level for logger in loggers]
+    for logger in loggers:
+        logger.addHandler(handler)
+        logger.setLevel(logging.INFO)
+    lines: list[dict] = []
+    try:
+        yield lines
+    finally:
+        for logger, level in zip(loggers, previous_levels, strict=True):
+            logger.removeHandler(handler)
+            logger.setLevel(level)
+        # Every line must be one valid JSON object.
+        lines.extend(json.loads(line) for line in stream.getvalue().splitlines())
+
+
+def test_healthz_is_ok_with_a_working_database_and_no_redis_configured(client, settings):
+    settings.REDIS_URL = ""
+
+    response = client.get("/healthz")
+
+    assert response.status_code == 200
+    assert response.json() == {"status": "ok", "database": True, "redis": None}
+    assert "no-cache" in response["Cache-Control"]
+
+
+def test_healthz_is_unavailable_when_the_database_is_unreachable(
+    client, settings, unreachable_database
+):
+    settings.REDIS_URL = ""
+
+    response = client.get("/healthz")
+
+    assert response.status_code == 503
+    assert response.json() == {"status": "error", "database": False, "redis": None}
+
+
+@pytest.mark.skipif(not redis_is_running(), reason="no Redis on 127.0.0.1:6379")
+def test_healthz_pings_a_running_redis(client, settings):
+    settings.REDIS_URL = "redis://127.0.0.1:6379/15"
+
+    response = client.get("/healthz")
+
+    assert response.status_code == 200
+    assert response.json() == {"status": "ok", "database": True, "redis": True}
+
+
+def test_healthz_is_unavailable_when_redis_refuses_connections(client, settings, closed_port):
+    settings.REDIS_URL = f"redis://127.0.0.1:{closed_port}/0"
+
+    response = client.get("/healthz")
+
+    assert response.status_code == 503
+    assert response.json() == {"status": "error", "database": True, "redis": False}
+
+
+def test_a_hung_redis_fails_the_check_within_seconds_instead_of_hanging_it(
+    client, settings, silent_server
+):
+    settings.REDIS_URL = f"redis://127.0.0.1:{silent_server}/0"
+
+    started = time.monotonic()
+    response = client.get("/healthz")
+
+    assert response.status_code == 503
+    assert response.json()["redis"] is False
+    assert time.monotonic() - started < 3
+
+
+def test_every_response_carries_a_fresh_request_id(client):
+    first = client.get("/healthz")["X-Request-ID"]
+    second = client.get("/healthz")["X-Request-ID"]
+
+    assert len(first) == 32 and int(first, 16) >= 0
+    assert first != second
+
+
+def test_a_sane_incoming_request_id_is_kept(client):
+    response = client.get("/healthz", headers={"X-Request-ID": "proxy-7f3a.12_b"})
+
+    assert response["X-Request-ID"] == "proxy-7f3a.12_b"
+
+
+@pytest.mark.parametrize(
+    "incoming",
+    ["x" * 65, "two words", 'quote"injection', "new\\nline", "ünïcode", ""],
+    ids=["too long", "space", "quote", "backslash", "non-ascii", "empty"],
+)
+def test_an_unfit_incoming_request_id_is_replaced(client, incoming):
+    response = client.get("/healthz", headers={"X-Request-ID": incoming})
+
+    assert response["X-Request-ID"] != incoming
+    assert len(response["X-Request-ID"]) == 32
+
+
+def test_lines_logged_during_a_request_carry_its_id_as_json(client, settings, unreachable_database):
+    settings.REDIS_URL = ""
+
+    with json_log_lines("config.views", "config.access") as lines:
+        client.get("/healthz?probe=1", headers={"X-Request-ID": "trace-42"})
+
+    view_line, access_line = lines
+    assert view_line["logger"] == "config.views"
+    assert view_line["level"] == "ERROR"
+    assert view_line["request_id"] == "trace-42"
+    assert "Connection refused" in view_line["exception"]
+    assert access_line["logger"] == "config.access"
+    assert access_line["request_id"] == "trace-42"
+    assert access_line["method"] == "GET"
+    assert access_line["path"] == "/healthz"  # never the query string
+    assert access_line["status"] == 503
+    assert access_line["duration_ms"] >= 0
+    assert access_line["message"].startswith("GET /healthz 503 ")
+    assert request_id.get() is None  # nothing leaks into what runs after the request
+
+
+def test_lines_logged_outside_requests_say_so():
+    with json_log_lines("tests.outside") as lines:
+        logging.getLogger("tests.outside").info("between requests")
+
+    assert lines[0]["request_id"] == "-"
+    assert lines[0]["message"] == "between requests"
+
+
+def test_the_middleware_stays_async_under_asgi():
+    async def view(request):
+        logging.getLogger("tests.async").info("inside")
+        return HttpResponse()
+
+    middleware = RequestIdMiddleware(view)
+    request = RequestFactory().get("/", headers={"X-Request-ID": "async-1"})
+
+    with json_log_lines("tests.async", "config.access") as lines:
+        response = asyncio.run(middleware(request))
+
+    assert iscoroutinefunction(middleware)  # Django calls it without a thread in between
+    assert response["X-Request-ID"] == "async-1"
+    assert [line["request_id"] for line in lines] == ["async-1", "async-1"]
+
+
+def test_celery_task_lines_carry_the_task_id_and_inline_tasks_keep_the_request_id():
+    task_prerun.send(sender=None, task_id="task-1", task=None)
+    assert request_id.get() == "task-1"
+    task_postrun.send(sender=None, task_id="task-1", task=None)
+    assert request_id.get() is None
+
+    token = request_id.set("request-9")
+    try:
+        task_prerun.send(sender=None, task_id="task-2", task=None)
+        assert request_id.get() == "request-9"
+        task_postrun.send(sender=None, task_id="task-2", task=None)
+        assert request_id.get() == "request-9"
+    finally:
+        request_id.reset(token)
