@@ -151,7 +151,7 @@ if DB_POOL and DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"
     DATABASES["default"]["CONN_MAX_AGE"] = 0
     DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
         "min_size": 1,
-        "max_size": int(os.environ.get("DB_POOL_MAX_SIZE", "8")),
+        "max_size": int(os.environ.get("DB_POOL_MAX_SIZE", "16")),
         "timeout": float(os.environ.get("DB_POOL_TIMEOUT", "10")),
     }
 
@@ -263,7 +263,7 @@ SPECTACULAR_SETTINGS = {
 if os.environ.get("REDIS_URL"):
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "config.cache.SharedPoolRedisCache",
             "LOCATION": os.environ["REDIS_URL"],
         }
     }
@@ -287,7 +287,11 @@ CELERY_TIMEZONE = TIME_ZONE
 # A bot move lost with a dead worker is enqueued again by this watchdog (run by `celery beat`).
 CELERY_BEAT_SCHEDULE = {
     "watch-bot-turns": {"task": "gameplay.tasks.watch_bot_turns", "schedule": 5.0},
+    # Standings whose computation was lost (a broker restart) are computed all the same.
+    "catch-up-standings": {"task": "scoring.tasks.catch_up_standings", "schedule": 30.0},
 }
+# With workers, confirmations within this many seconds share one standings computation.
+STANDINGS_DEBOUNCE_SECONDS = 2
 
 # Live tables tell their watchers about each move through the channel layer: Redis when there
 # is one (several web processes), else in process memory (the embedded mode's single process).

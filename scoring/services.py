@@ -11,10 +11,12 @@ import logging
 from dataclasses import dataclass
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth.models import User
+from django.core.cache import cache
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, transaction
-from django.db.models import F
+from django.db.models import F, Max, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -24,11 +26,14 @@ from gameplay.engine import RuleSet
 from scoring import standings as standings_logic
 from scoring.models import ResultVersion, StandingsSnapshot, TableResult
 from scoring.score_sheet import ScoreSheetError, ValidatedSheet, validate_score_sheet
-from scoring.selectors import standings_inputs
+from scoring.selectors import standings_inputs, standings_poll_cache_key
 from tournaments.models import Round, Table, Tournament
 from tournaments.selectors import is_director, seat_of_user
 
 logger = logging.getLogger(__name__)
+
+# The due mark outlives the countdown a little, so a late task still finds (and clears) it.
+STANDINGS_DUE_GRACE = 30
 
 
 def results_open_for_round(*, round_: Round) -> None:
@@ -248,16 +253,49 @@ def _schedule_standings(tournament_id: int) -> None:
     transaction.on_commit(lambda: _enqueue_standings(tournament_id))
 
 
+def _due_key(tournament_id: int) -> str:
+    return f"standings-due:{tournament_id}"
+
+
 def _enqueue_standings(tournament_id: int) -> None:
     from scoring.tasks import recompute_standings
 
     # The result is committed by now; a broker that is down (or a failing computation in the
-    # embedded mode) must not turn the confirmation into an error. The next confirmation, or the
-    # admin's "recompute" action, brings the standings up to date.
+    # embedded mode) must not turn the confirmation into an error. The next confirmation, the
+    # periodic `standings_catch_up` or the admin's "recompute" action bring the standings up to
+    # date.
     try:
-        recompute_standings.delay(tournament_id)
+        if recompute_standings.app.conf.task_always_eager:
+            recompute_standings.delay(tournament_id)
+            return
+        # With workers, a burst of confirmations makes one computation a little later instead
+        # of one each: every new snapshot sends every phone on the standings page a new table.
+        # The computation reads the results when it runs, so it includes all of the burst.
+        delay = settings.STANDINGS_DEBOUNCE_SECONDS
+        if cache.add(_due_key(tournament_id), True, delay + STANDINGS_DUE_GRACE):
+            recompute_standings.apply_async((tournament_id,), countdown=delay)
     except Exception:
         logger.exception("Could not recompute the standings of tournament %s", tournament_id)
+
+
+def standings_recompute_due(*, tournament_id: int) -> StandingsSnapshot | None:
+    """The debounced computation: a confirmation from now on schedules another one."""
+    # Cleared before the results are read: a confirmation committed after this line schedules a
+    # computation of its own, one committed before it is seen by this one.
+    cache.delete(_due_key(tournament_id))
+    return standings_recompute(tournament_id=tournament_id)
+
+
+def standings_catch_up() -> int:
+    """Periodic (beat): compute the standings a lost task left behind; returns how many."""
+    behind = Tournament.objects.annotate(latest=Max("standings_snapshots__version")).filter(
+        Q(latest__isnull=True, results_version__gt=0) | Q(latest__lt=F("results_version"))
+    )
+    computed = 0
+    for tournament_id in behind.values_list("pk", flat=True):
+        if standings_recompute(tournament_id=tournament_id) is not None:
+            computed += 1
+    return computed
 
 
 def standings_recompute(*, tournament_id: int) -> StandingsSnapshot | None:
@@ -279,12 +317,27 @@ def standings_recompute(*, tournament_id: int) -> StandingsSnapshot | None:
     rows = [standings_logic.row_to_dict(row) | names[row.player] for row in table]
     try:
         with transaction.atomic():
-            return StandingsSnapshot.objects.create(
+            snapshot = StandingsSnapshot.objects.create(
                 tournament=tournament, version=version, rows=rows
             )
     except IntegrityError:
         # Another worker stored this version first; both computed the same thing.
         return None
+    transaction.on_commit(lambda: _announce_standings(tournament.pk))
+    return snapshot
+
+
+def _announce_standings(tournament_id: int) -> None:
+    from tournaments.tasks import prerender_standings
+
+    try:
+        if not prerender_standings.app.conf.task_always_eager:
+            # With workers, a worker renders the new table for the pages before they ask.
+            prerender_standings.delay(tournament_id)
+    except Exception:
+        logger.exception("Could not pre-render the standings of tournament %s", tournament_id)
+    # The standings page's polls learn of it at once, not when their cached answer expires.
+    cache.delete(standings_poll_cache_key(tournament_id))
 
 
 # ----------------------------------------------------------------------------- sheet entry

@@ -12,4 +12,10 @@ def recompute_standings(tournament_id: int) -> None:
     Idempotent: a task that finds its version (or a newer one) stored does nothing, so a burst of
     confirmations costs one computation per results version, and a redelivered task is harmless.
     """
-    services.standings_recompute(tournament_id=tournament_id)
+    services.standings_recompute_due(tournament_id=tournament_id)
+
+
+@shared_task(ignore_result=True)
+def catch_up_standings() -> None:
+    """Periodic (CELERY_BEAT_SCHEDULE): standings a lost task left behind are computed."""
+    services.standings_catch_up()

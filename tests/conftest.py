@@ -22,6 +22,15 @@ def cache_cleared():
     cache.clear()
 
 
+@pytest.fixture(autouse=True)
+def default_language():
+    """A request in Ukrainian leaves Ukrainian active in the thread; the next test starts anew."""
+    yield
+    from django.utils import translation
+
+    translation.deactivate()
+
+
 @pytest.fixture
 def finish_round(django_capture_on_commit_callbacks):
     """Enter a confirmed result at every table of a published round (standings included)."""

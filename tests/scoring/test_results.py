@@ -8,7 +8,13 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from config.exceptions import Conflict
 from scoring import selectors
 from scoring.models import ResultVersion, StandingsSnapshot, TableResult
-from scoring.services import result_confirm, result_dispute, result_submit, standings_recompute
+from scoring.services import (
+    result_confirm,
+    result_dispute,
+    result_submit,
+    standings_catch_up,
+    standings_recompute,
+)
 from tests.factories import ClubFactory, PlayerFactory, UserFactory, game_sheet
 from tournaments import services
 from tournaments.models import Round
@@ -192,3 +198,22 @@ def test_a_recomputation_of_a_stored_version_does_nothing(round_of_eight, direct
 
     assert first is not None and again is None
     assert StandingsSnapshot.objects.filter(tournament_id=tournament_id).count() == 1
+
+
+def test_standings_a_lost_task_left_behind_are_caught_up_once(round_of_eight, director):
+    # The confirmation's on-commit computation never runs inside a test's transaction: the same
+    # as a task lost with a restarted broker.
+    table = round_of_eight.tables.get(number=1)
+    result_submit(
+        actor=director, table=table, sheet=game_sheet(players=4), expected_version=0, confirm=True
+    )
+    tournament_id = round_of_eight.tournament_id
+    assert not StandingsSnapshot.objects.filter(tournament_id=tournament_id).exists()
+
+    assert standings_catch_up() == 1
+    assert standings_catch_up() == 0
+    snapshot = StandingsSnapshot.objects.get(tournament_id=tournament_id)
+    assert (
+        snapshot.version
+        == round_of_eight.tournament.__class__.objects.get(pk=tournament_id).results_version
+    )

@@ -454,6 +454,28 @@ def test_csv_quotes_names_with_commas_and_quotes(client, director, finish_round)
     assert 'Коваль, Олена "Лисиця"' in [line[4] for line in results[1:]]
 
 
+def test_prerendered_standings_are_served_in_each_language_without_rendering(
+    client, director, finish_round, django_assert_max_num_queries
+):
+    from tournaments.views.public import standings_prerender
+
+    tournament = make_tournament(director)
+    finish_round(publish_next_round(director, tournament))
+    standings_prerender(tournament.pk)
+    live = reverse("public-standings-live", args=[tournament.pk])
+
+    # The tournament and the latest version; no snapshot rows, no rendering.
+    with django_assert_max_num_queries(2):
+        english = client.get(live, {"version": ""})
+    client.cookies["django_language"] = "uk"
+    with django_assert_max_num_queries(2):
+        ukrainian = client.get(live, {"version": ""})
+
+    assert english.status_code == ukrainian.status_code == 200
+    assert "Last updated" in text_of(english)
+    assert "Оновлено" in text_of(ukrainian)
+
+
 def test_csv_never_hands_a_spreadsheet_a_formula(client, director, finish_round):
     tournament = make_tournament(director)
     names = {1: '=HYPERLINK("http://evil.example","x")', 2: "+1+1", 3: "@SUM(A1)", 4: "-2+3"}

@@ -13,19 +13,21 @@ import csv
 from dataclasses import dataclass
 from typing import Any
 
+from django.conf import settings
 from django.core.cache import cache
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils import formats
+from django.utils import formats, translation
 from django.utils.http import content_disposition_header
 from django.utils.safestring import mark_safe
 from django.utils.text import slugify
 from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
+from django.views.decorators.gzip import gzip_page
 from django.views.decorators.http import require_safe
 
 from scoring import selectors as scoring_selectors
@@ -63,6 +65,8 @@ METRIC_COLUMNS: dict[str, tuple[Any, Any, int]] = {
 # On a phone only the first few columns fit; the rest are hidden below this many.
 COLUMNS_ON_A_PHONE = 2
 STANDINGS_CACHE_SECONDS = 3600
+STANDINGS_POLL_SECONDS = 1  # how stale a public tournament's "nothing new" may be
+STANDINGS_RENDER_SECONDS = 10  # how long other requests let one render a new snapshot
 
 
 # ----------------------------------------------------------------------------- helpers
@@ -268,6 +272,7 @@ def table_detail(
 
 
 @require_safe
+@gzip_page  # Django's gzip adds random padding against BREACH (the page carries a CSRF token)
 def standings(request: HttpRequest, tournament_id: int) -> HttpResponse:
     tournament = _visible_tournament(request, tournament_id)
     latest = scoring_selectors.standings_latest_version(tournament)
@@ -281,35 +286,84 @@ def standings(request: HttpRequest, tournament_id: int) -> HttpResponse:
 
 @never_cache
 @require_safe
+# 70 KB of table for 200 players is 4 KB compressed, sent to every phone at each new snapshot.
+@gzip_page
 def standings_live(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """The standings table for the live page, or 204 if the page already shows the latest."""
+    shown = request.GET.get("version")
+    # Every phone on the page asks once a second. For a public tournament the latest version
+    # (and its columns) is kept for a second, so a poll needs no database at all: "nothing new"
+    # is a 204, a new table comes from the cache.
+    poll_key = scoring_selectors.standings_poll_cache_key(tournament_id)
+    state = cache.get(poll_key)
+    if state is not None:
+        if shown == state["latest"]:
+            return HttpResponse(status=204)
+        html = cache.get(_live_key(tournament_id, state["latest"], state["columns"]))
+        if html is not None:
+            return HttpResponse(html)
     tournament = _visible_tournament(request, tournament_id)
     latest = scoring_selectors.standings_latest_version(tournament)
-    if request.GET.get("version") == ("" if latest is None else str(latest)):
+    latest_text = _version_text(latest)
+    if tournament.is_public:
+        state = {"latest": latest_text, "columns": _columns_text(tournament)}
+        cache.set(poll_key, state, STANDINGS_POLL_SECONDS)
+    if shown == latest_text:
         return HttpResponse(status=204)
-    return HttpResponse(_standings_live_html(request, tournament, latest))
+    html = _standings_live_html(request, tournament, latest, wait=False)
+    if html is None:
+        return HttpResponse(status=204)  # being rendered by another request: next poll has it
+    return HttpResponse(html)
 
 
-def _standings_live_html(request: HttpRequest, tournament: Tournament, version: int | None) -> str:
+def standings_prerender(tournament_id: int) -> None:
+    """The live standings block of the latest snapshot, rendered into the cache in every
+    language (tournaments.tasks.prerender_standings)."""
+    tournament = Tournament.objects.filter(pk=tournament_id).first()
+    if tournament is None:
+        return
+    latest = scoring_selectors.standings_latest_version(tournament)
+    for language, _name in settings.LANGUAGES:
+        with translation.override(language):
+            _standings_live_html(None, tournament, latest, wait=True)
+
+
+def _version_text(version: int | None) -> str:
+    return "" if version is None else str(version)
+
+
+def _columns_text(tournament: Tournament) -> str:
+    return ",".join(column.key for column in _standings_columns(tournament))
+
+
+def _live_key(tournament_id: int, version_text: str, columns: str) -> str:
+    """The cache key of a rendered standings block: a snapshot, the active language, the columns."""
+    return f"standings-live:{tournament_id}:{version_text}:{get_language()}:{columns}"
+
+
+def _standings_live_html(
+    request: HttpRequest | None, tournament: Tournament, version: int | None, *, wait: bool = True
+) -> str | None:
     """The live standings block, rendered once per snapshot, language and set of columns.
 
     A snapshot never changes once stored, so the block is kept in the cache (Redis, shared by
     every web process, in production): when a result lands, hundreds of phones ask for the new
-    standings within a second, and only the first of them pays for the rendering.
+    standings within a second, and only one of them renders it (or a worker did already). With
+    `wait=False` the others get None while that one is at it (a poll then answers "nothing new
+    yet" and asks again).
     """
-    columns = ",".join(column.key for column in _standings_columns(tournament))
-    key = f"standings-live:{tournament.pk}:{version}:{get_language()}:{columns}"
+    columns = _columns_text(tournament)
+    key = _live_key(tournament.pk, _version_text(version), columns)
     html = cache.get(key)
-    if html is None:
-        snapshot = scoring_selectors.standings_latest(tournament)
-        context = {"tournament": tournament, "standings": _standings_table(tournament, snapshot)}
-        html = render_to_string("public/_standings_live.html", context, request=request)
-        stored = snapshot.version if snapshot is not None else None
-        cache.set(
-            f"standings-live:{tournament.pk}:{stored}:{get_language()}:{columns}",
-            html,
-            STANDINGS_CACHE_SECONDS,
-        )
+    if html is not None:
+        return mark_safe(html)  # noqa: S308 - rendered by our own template, escaped there
+    if not cache.add(f"{key}:rendering", True, STANDINGS_RENDER_SECONDS) and not wait:
+        return None
+    snapshot = scoring_selectors.standings_latest(tournament)
+    context = {"tournament": tournament, "standings": _standings_table(tournament, snapshot)}
+    html = render_to_string("public/_standings_live.html", context, request=request)
+    stored = _version_text(snapshot.version if snapshot is not None else None)
+    cache.set(_live_key(tournament.pk, stored, columns), html, STANDINGS_CACHE_SECONDS)
     return mark_safe(html)  # noqa: S308 - rendered by our own template, escaped there
 
 
