@@ -14,7 +14,7 @@ it, spread over the first half of the run. Afterwards it checks the database: ev
 exactly one stored version, confirmed. Prints one JSON line.
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/thousand_one python bench/load.py
-        [--readers 200] [--seconds 60] [--web-workers 2]
+        [--readers 200] [--seconds 60] [--web-workers 3]
 """
 
 import argparse
@@ -123,7 +123,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--readers", type=int, default=200)
     parser.add_argument("--seconds", type=int, default=60)
-    parser.add_argument("--web-workers", type=int, default=2)
+    parser.add_argument("--web-workers", type=int, default=3)
     args = parser.parse_args()
 
     if not os.environ.get("DATABASE_URL", "").startswith(("postgres://", "postgresql://")):
