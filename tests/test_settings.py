@@ -9,6 +9,8 @@ from pathlib import Path
 
 PROJECT_DIR = Path(__file__).resolve().parent.parent
 CONTROLLED_VARIABLES = {
+    # Set by the browser tests' conftest for the whole run; a deployment never has it.
+    "DJANGO_ALLOW_ASYNC_UNSAFE",
     "DJANGO_SETTINGS_MODULE",
     "DEBUG",
     "SECRET_KEY",

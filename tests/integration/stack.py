@@ -141,6 +141,8 @@ class Stack:
         self.base_url = f"http://127.0.0.1:{self.web_port}"
         self.secret_key = secrets.token_urlsafe(50)
         env = dict(os.environ)
+        # The browser tests' conftest sets it for the whole run; production never has it.
+        env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
         env.update(
             DJANGO_SETTINGS_MODULE="config.settings",
             DATABASE_URL=database_url,
