@@ -57,6 +57,7 @@ def celery_worker_process(transactional_db):
             stdout=log,
             stderr=subprocess.STDOUT,
         )
+        worker.log = log  # the end of it goes into failure messages
         try:
             deadline = time.monotonic() + 30
             while not app.control.ping(timeout=0.5):

@@ -1,8 +1,6 @@
 """A live practice game played to 1001: a scripted human here, the two bots on a real worker."""
 
-import collections
 import random
-import threading
 import time
 
 import pytest
@@ -20,19 +18,15 @@ GAME_SECONDS = 300
 
 @pytest.fixture
 def worker_log(celery_worker_process):
-    """The worker's last log lines, read as they come.
+    """The worker's last log lines (read from its log file), for a failure message."""
 
-    A whole game is hundreds of tasks; unread, their log lines would fill the pipe and the
-    worker would block on its next line, mid-game.
-    """
-    lines = collections.deque(maxlen=50)
+    class Tail:
+        def __iter__(self):
+            log = celery_worker_process.log
+            log.seek(0)
+            return iter(log.readlines()[-50:])
 
-    def drain():
-        for line in celery_worker_process.stdout:
-            lines.append(line)
-
-    threading.Thread(target=drain, daemon=True).start()
-    return lines
+    return Tail()
 
 
 def test_a_human_and_two_worker_bots_play_a_whole_game_to_1001(worker_log):
