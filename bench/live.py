@@ -16,7 +16,6 @@ import asyncio
 import json
 import os
 import random
-import socket
 import statistics
 import subprocess
 import sys
@@ -29,14 +28,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from tests.integration.stack import free_port  # noqa: E402
+
 GOALS = {"p95_ms": 300.0}
 BOT_LEVEL = "easy"  # the heuristic bot
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 class ThrowawayDatabase:

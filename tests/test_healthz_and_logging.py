@@ -4,6 +4,7 @@ import asyncio
 import io
 import json
 import logging
+import os
 import socket
 import time
 from contextlib import closing, contextmanager
@@ -17,23 +18,42 @@ from django.test import RequestFactory
 
 from config.logging import JsonFormatter, RequestIdFilter, request_id
 from config.middleware import RequestIdMiddleware
+from tests.integration.stack import Service, free_port
 
 pytestmark = pytest.mark.django_db
-
-LOCAL_REDIS = ("127.0.0.1", 6379)
-
-
-def redis_is_running() -> bool:
-    with closing(socket.socket()) as probe:
-        probe.settimeout(0.5)
-        return probe.connect_ex(LOCAL_REDIS) == 0
 
 
 @pytest.fixture
 def closed_port():
-    with closing(socket.socket()) as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
+    return free_port()
+
+
+@pytest.fixture
+def private_redis(tmp_path):
+    """A Redis server of this test's own on a free port (redis-server, as CI installs it)."""
+    port = free_port()
+    redis = Service(
+        "redis",
+        [
+            "redis-server",
+            "--port",
+            str(port),
+            "--bind",
+            "127.0.0.1",
+            "--save",
+            "",
+            "--dir",
+            str(tmp_path),
+        ],
+        dict(os.environ),
+        tmp_path,
+    )
+    redis.start()
+    try:
+        redis.wait_for_log("Ready to accept connections", timeout=30)
+        yield f"redis://127.0.0.1:{port}/0"
+    finally:
+        redis.stop()
 
 
 @pytest.fixture
@@ -97,9 +117,8 @@ def test_healthz_is_unavailable_when_the_database_is_unreachable(
     assert response.json() == {"status": "error", "database": False, "redis": None}
 
 
-@pytest.mark.skipif(not redis_is_running(), reason="no Redis on 127.0.0.1:6379")
-def test_healthz_pings_a_running_redis(client, settings):
-    settings.REDIS_URL = "redis://127.0.0.1:6379/15"
+def test_healthz_pings_a_running_redis(client, settings, private_redis):
+    settings.REDIS_URL = private_redis
 
     response = client.get("/healthz")
 

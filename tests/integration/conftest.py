@@ -1,19 +1,15 @@
 """A real Celery worker process on Redis, sharing the PostgreSQL test database with the tests."""
 
 import os
-import subprocess
 import sys
-import tempfile
-import time
 from pathlib import Path
 
 import pytest
 from django.db import connection
 
 from config.celery import app
-from tests.integration.stack import Stack, collect_static
+from tests.integration.stack import Service, Stack, collect_static
 
-ROOT = Path(__file__).resolve().parents[2]
 # A Redis database of its own, so a test run never meets a developer's queued tasks.
 BROKER = os.environ.get("INTEGRATION_REDIS_URL", "redis://127.0.0.1:6379/14")
 
@@ -28,51 +24,39 @@ def shared_database_url() -> str:
 
 
 @pytest.fixture
-def celery_worker_process(transactional_db):
+def celery_worker_process(transactional_db, tmp_path):
     """Start `celery worker` as a separate process and send this process's tasks to it."""
     env = dict(os.environ, DATABASE_URL=shared_database_url(), REDIS_URL=BROKER, DEBUG="1")
     previous = {key: app.conf[key] for key in ("task_always_eager", "broker_url", "result_backend")}
     app.conf.update(task_always_eager=False, broker_url=BROKER, result_backend=BROKER)
     _forget_connections()
     app.control.purge()  # tasks left over from an aborted run
-    # The log goes to a file, not a pipe: nobody reads it while the test runs, and a full pipe
-    # would freeze the worker mid-game.
-    with tempfile.TemporaryFile(mode="w+") as log:
-        worker = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "celery",
-                "-A",
-                "config",
-                "worker",
-                "--pool=solo",
-                "--loglevel=INFO",
-                "--without-gossip",
-                "--without-mingle",
-                "--hostname=integration@%h",
-            ],
-            cwd=ROOT,
-            env=env,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-        )
-        worker.log = log  # the end of it goes into failure messages
-        try:
-            deadline = time.monotonic() + 30
-            while not app.control.ping(timeout=0.5):
-                if worker.poll() is not None or time.monotonic() > deadline:
-                    log.seek(0)
-                    pytest.fail(f"the Celery worker did not start:\n{log.read()}")
-            yield worker
-        finally:
-            worker.terminate()
-            try:
-                worker.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                worker.kill()
-            app.conf.update(previous)
-            _forget_connections()
+    worker = Service(
+        "worker",
+        [
+            sys.executable,
+            "-m",
+            "celery",
+            "-A",
+            "config",
+            "worker",
+            "--pool=solo",
+            "--loglevel=INFO",
+            "--without-gossip",
+            "--without-mingle",
+            "--hostname=integration@%h",
+        ],
+        env,
+        tmp_path,
+    )
+    try:
+        worker.start()
+        worker.wait_for_log(" ready.", timeout=30)
+        yield worker
+    finally:
+        worker.stop(timeout=10)
+        app.conf.update(previous)
+        _forget_connections()
 
 
 def _forget_connections() -> None:

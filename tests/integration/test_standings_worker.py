@@ -1,26 +1,16 @@
 """A confirmation reaches the standings through a real Celery worker on Redis and PostgreSQL."""
 
 import datetime
-import time
 
 import pytest
 
 from scoring.models import StandingsSnapshot
 from scoring.services import result_confirm, result_submit
 from tests.factories import ClubFactory, PlayerFactory, UserFactory, game_sheet
+from tests.integration.driver import wait_until
 from tournaments import services
 
 pytestmark = pytest.mark.integration
-
-
-def wait_for(condition, seconds=30.0):
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        value = condition()
-        if value:
-            return value
-        time.sleep(0.1)
-    return condition()
 
 
 def published_round(players: int):
@@ -45,7 +35,9 @@ def test_the_worker_stores_standings_after_a_confirmation(celery_worker_process)
 
     result_confirm(actor=second, table=table, version_number=1)
 
-    snapshot = wait_for(lambda: StandingsSnapshot.objects.filter(version=1).first())
+    snapshot = wait_until(
+        lambda: StandingsSnapshot.objects.filter(version=1).first(), seconds=30, what="snapshot"
+    )
     assert snapshot is not None, "the worker stored no standings"
     assert len(snapshot.rows) == 8
     assert sum(row["tournament_points"] for row in snapshot.rows) == 6  # 3 + 2 + 1 + 0
@@ -65,7 +57,9 @@ def test_a_burst_of_confirmations_ends_in_one_snapshot_per_version_at_most(celer
     tournament.refresh_from_db()
     assert tournament.results_version == 4
 
-    latest = wait_for(lambda: StandingsSnapshot.objects.filter(version=4).first())
+    latest = wait_until(
+        lambda: StandingsSnapshot.objects.filter(version=4).first(), seconds=30, what="snapshot"
+    )
     assert latest is not None
     versions = list(
         StandingsSnapshot.objects.filter(tournament=tournament).values_list("version", flat=True)
