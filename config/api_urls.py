@@ -1,10 +1,10 @@
 """URL routes of the REST API and its OpenAPI schema and documentation."""
 
 from django.urls import include, path
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 from rest_framework.routers import DefaultRouter
 
-from config.login_limit import RateLimitedObtainAuthToken
+from core.login_limit import RateLimitedObtainAuthToken
 from scoring.api import ConfirmResultView, DisputeResultView, StandingsView, TableResultsView
 from tournaments.api import (
     ClubViewSet,
@@ -43,5 +43,6 @@ urlpatterns = [
     ),
     path("token/", RateLimitedObtainAuthToken.as_view(), name="api-token"),
     path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
-    path("docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
+    # The split view serves its start-up script as a file of its own (?script): no inline script.
+    path("docs/", SpectacularSwaggerSplitView.as_view(url_name="api-schema"), name="api-docs"),
 ]

@@ -93,6 +93,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "channels",
+    "core",
     "tournaments",
     "gameplay",
     "scoring",
@@ -236,9 +237,12 @@ FILE_UPLOAD_HANDLERS = [
     "django.core.files.uploadhandler.MemoryFileUploadHandler",
     "django.core.files.uploadhandler.TemporaryFileUploadHandler",
 ]
-# Failed sign-ins (page and API token) per user name and per client address within the window
-# (seconds) before further attempts are refused with 429 (config/login_limit.py).
-LOGIN_RATE_LIMIT = {"attempts": 5, "window": 15 * 60}
+# Failed sign-ins (every route: page, admin, API token) allowed within the window (seconds) per
+# user name from one address, per user name and per address, before further attempts are refused
+# with 429 (core/login_limit.py).
+LOGIN_RATE_LIMIT = {"window": 15 * 60, "per_user_and_address": 5, "per_user": 20, "per_address": 50}
+# The backend counts and refuses, so no sign-in route can bypass the limit.
+AUTHENTICATION_BACKENDS = ["core.login_limit.RateLimitedModelBackend"]
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "1001 tournaments API",

@@ -4,11 +4,13 @@ from django.contrib import admin
 from django.urls import include, path
 
 from config import views
-from config.login_limit import RateLimitedLoginView
+from core.login_limit import RateLimitedLoginView, admin_login
 
 urlpatterns = [
     path("", views.home, name="home"),
     path("healthz", views.healthz, name="healthz"),
+    # Before the admin's own sign-in route, which it replaces: the same sign-in limit.
+    path("admin/login/", admin_login(admin.site)),
     path("admin/", admin.site.urls),
     path("api/", include("config.api_urls")),
     # Before Django's own sign-in route, which it replaces: failed attempts are limited.

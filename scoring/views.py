@@ -47,7 +47,7 @@ def personal_link(request: HttpRequest, token: str) -> HttpResponse:
         user = tournament_services.player_login_from_link(token=token)
     except ValidationError as error:
         return render(request, "player/link_invalid.html", {"errors": error.messages}, status=400)
-    login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+    login(request, user, backend="core.login_limit.RateLimitedModelBackend")
     return redirect("player-home")
 
 
