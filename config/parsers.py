@@ -1,6 +1,8 @@
-"""Request parsers of the REST API: a body too large or nested too deeply is a client error."""
+"""Request parsers of the REST API: a body too large, nested too deeply or holding text that is
+not Unicode (a lone surrogate escape such as "\\ud800") is a client error."""
 
 import io
+import json
 
 from django.conf import settings
 from django.utils.translation import gettext as _
@@ -24,13 +26,20 @@ def read_limited(stream) -> io.BytesIO:
 
 
 class SafeJSONParser(JSONParser):
-    """JSON that is too large or nests too deeply for Python's parser is a client error."""
+    """JSON that is too large or nests too deeply for Python's parser is a client error, and so
+    is a string no database can store (a lone surrogate, which JSON's escapes can spell)."""
 
     def parse(self, stream, media_type=None, parser_context=None):
         try:
-            return super().parse(read_limited(stream), media_type, parser_context)
+            data = super().parse(read_limited(stream), media_type, parser_context)
+            json.dumps(data, ensure_ascii=False).encode("utf-8")
         except RecursionError:
             raise ParseError(_("JSON parse error - the document nests too deeply.")) from None
+        except UnicodeEncodeError:
+            raise ParseError(
+                _("JSON parse error - the text holds an invalid character (a lone surrogate).")
+            ) from None
+        return data
 
 
 class SafeFormParser(FormParser):

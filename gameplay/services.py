@@ -164,6 +164,24 @@ def _deal_next(game: LiveGame, engine_game: Game) -> LiveDeal:
     )
 
 
+@transaction.atomic
+def live_game_deal_on(*, game: LiveGame) -> LiveGame:
+    """Deal the next deal of a game that stands between deals, and let it go on.
+
+    Only an imported game stands so: an archive leaves out the deal that was being played (its
+    cards are secret), so the game goes on with a new shuffle of that deal. Any other game is
+    left as it is.
+    """
+    game = LiveGame.objects.select_for_update().get(pk=game.pk)
+    engine_game = live_game_state(game)
+    between_deals = engine_game.current is None and not engine_game.over
+    if game.status == LiveGame.Status.PLAYING and between_deals:
+        _deal_next(game, engine_game)
+        _save_turn(game, engine_game)
+        _after_change(game, engine_game)
+    return game
+
+
 # ----------------------------------------------------------------------------- actions
 @transaction.atomic
 def live_game_act(

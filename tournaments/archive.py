@@ -3,7 +3,8 @@
 A club keeps the file so that it never loses a tournament. `tournament_export` writes everything a
 tournament is: its settings, players, registrations, rounds, tables and seats, every version of
 every score sheet (who submitted and who confirmed or disputed it, and when), and the live games
-with their seats, seat changes, deals (deck, salt and commitment) and every action in order.
+with their seats, seat changes, finished deals (deck, salt and commitment) and every action in
+order.
 `tournament_import` checks a whole document and recreates the tournament in a club, all or nothing:
 exporting the imported tournament gives the same document again, apart from `exported_at`.
 
@@ -33,8 +34,12 @@ Decisions:
 - A tournament has no slug of its own; it is known by the slug of its name and its date (the
   downloaded file is named so). An import whose name and date clash with a tournament of the club
   gets a numbered name, such as "Friday cup (2)".
-- An unfinished live game comes back where it stood; if a bot is to act, its turn is enqueued once
-  the import is committed, and the players carry on with their logins.
+- A deal still being played is never in the file: its deck, salt and actions (the declarer's
+  give among them) are secret until it is over, and the director who downloads the file may sit
+  at that table. The game is written as it stood when that deal was dealt. An unfinished live
+  game comes back where it stood; one between deals is dealt its next deal anew (a new shuffle)
+  at the import; if a bot is to act, its turn is enqueued once the import is committed, and the
+  players carry on with their logins. Exporting the import again then differs in that deal.
 """
 
 from __future__ import annotations
@@ -61,7 +66,7 @@ from django.utils.translation import gettext_noop
 from config.i18n import error_text, translate
 from gameplay.engine import Action, EngineError, Game, RuleSet
 from gameplay.models import BOT_LEVELS, LiveAction, LiveDeal, LiveGame, LiveSeat, LiveSeatChange
-from gameplay.services import enqueue_bot_turn
+from gameplay.services import enqueue_bot_turn, live_game_deal_on
 from gameplay.shuffle import deck_commitment
 from scoring.models import ResultVersion, TableResult
 from scoring.score_sheet import ScoreSheetError, ValidatedSheet, validate_score_sheet
@@ -230,8 +235,17 @@ def _results_export(tournament: Tournament) -> dict[int, dict[str, Any]]:
 
 
 def _live_games_export(tournament: Tournament) -> dict[int, dict[str, Any]]:
-    """Each table's live game (by table id) with its seats, seat changes, deals and actions."""
+    """Each table's live game (by table id) with its seats, seat changes, deals and actions.
+
+    A deal still being played is left out, with its deck, salt and actions: its hands and the
+    talon are secret until it is over, and whoever downloads the file may sit at that table. The
+    game is written as it stood when that deal was dealt (between deals); an import deals anew.
+    """
     in_tournament = {"game__table__round__tournament": tournament}
+    unfinished = LiveDeal.objects.filter(**in_tournament, finished_at__isnull=True)
+    in_play = list(unfinished.values_list("pk", flat=True))
+    # The game's sequence where its deal in play began, by game id.
+    resumed_at = dict(unfinished.values_list("game_id", "start_sequence"))
     seats = _grouped(
         _rows(
             LiveSeat.objects.filter(**in_tournament).order_by("game_id", "position"),
@@ -249,14 +263,25 @@ def _live_games_export(tournament: Tournament) -> dict[int, dict[str, Any]]:
         ),
         "game_id",
     )
+    for game_id, sequence in resumed_at.items():
+        for change in changes.get(game_id, []):
+            # A bot that took a seat during the deal left out plays from the new deal on.
+            change["sequence"] = min(change["sequence"], sequence)
     actions = _grouped(
-        _rows(LiveAction.objects.filter(**in_tournament).order_by("sequence"), "deal_id"),
+        _rows(
+            LiveAction.objects.filter(**in_tournament)
+            .exclude(deal_id__in=in_play)
+            .order_by("sequence"),
+            "deal_id",
+        ),
         "deal_id",
     )
     deals = _grouped(
         _with_children(
             _rows(
-                LiveDeal.objects.filter(**in_tournament).order_by("game_id", "number"),
+                LiveDeal.objects.filter(**in_tournament)
+                .exclude(pk__in=in_play)
+                .order_by("game_id", "number"),
                 "pk",
                 "game_id",
             ),
@@ -264,7 +289,12 @@ def _live_games_export(tournament: Tournament) -> dict[int, dict[str, Any]]:
         ),
         "game_id",
     )
-    games = _rows(LiveGame.objects.filter(table__round__tournament=tournament), "pk", "table_id")
+    games = list(
+        _rows(LiveGame.objects.filter(table__round__tournament=tournament), "pk", "table_id")
+    )
+    for game in games:
+        if game["pk"] in resumed_at:
+            game.update(sequence=resumed_at[game["pk"]], to_act=None)
     return _single(
         _with_children(games, seats=seats, seat_changes=changes, deals=deals), "table_id"
     )
@@ -485,6 +515,8 @@ class _Plan:
     logins: list[tuple[models.Model, str, str]] = field(default_factory=list)
     # Unfinished games waiting for a bot, whose turn is enqueued after the commit.
     bot_turns: list[LiveGame] = field(default_factory=list)
+    # Games between deals (the export left out their deal in play): dealt anew after the insert.
+    deal_on: list[LiveGame] = field(default_factory=list)
 
     def login(self, row: models.Model, name: str, username: str | None) -> None:
         if username is not None:
@@ -864,7 +896,9 @@ class _Reader:
         changes = _take(item, "seat_changes", path, _list)
         for _index, change_path, change in _items(changes, _child(path, "seat_changes")):
             self._seat_change(game, change_path, change)
-        if game.status != LiveGame.Status.FINISHED and game.to_act in bots:
+        if game.status == LiveGame.Status.PLAYING and engine_game.current is None:
+            self.plan.deal_on.append(game)  # its deal in play was left out of the file
+        elif game.status != LiveGame.Status.FINISHED and game.to_act in bots:
             self.plan.bot_turns.append(game)
 
     def _live_seats(self, game: LiveGame, seats: list[Any], path: str) -> set[int]:
@@ -1062,6 +1096,8 @@ def tournament_import(*, actor: User, club: Club, data: Any) -> Tournament:
         (LiveAction, plan.actions),
     ):
         _insert(model, rows)
+    for game in plan.deal_on:
+        live_game_deal_on(game=game)
     if tournament.results_version:
         standings_recompute(tournament_id=tournament.pk)
     waiting = [(game.pk, game.sequence) for game in plan.bot_turns]

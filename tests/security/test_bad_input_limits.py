@@ -75,6 +75,24 @@ def test_deeply_nested_json_to_the_token_endpoint_is_a_400(client_as):
     assert "nests too deeply" in response.json()["detail"]
 
 
+@pytest.mark.parametrize(
+    "path", ["/api/players/", "/api/tournaments/", "/api/token/", "/api/registrations/"]
+)
+def test_a_lone_surrogate_in_a_json_body_is_a_400_and_nothing_is_stored(world, client_as, path):
+    from tournaments.models import Player, Tournament
+
+    before = Player.objects.count(), Tournament.objects.count()
+    body = json.dumps(
+        {"club": world.club.pk, "name": "Ірина \ud800", "date": "2026-12-11", "username": "\udfff"}
+    )
+
+    response = client_as("director").post(path, body, content_type="application/json")
+
+    assert response.status_code == 400, response.content[:300]
+    assert "lone surrogate" in response.json()["detail"]
+    assert (Player.objects.count(), Tournament.objects.count()) == before
+
+
 def test_an_unknown_api_address_is_a_json_404(client_as):
     response = client_as("director").get("/api/tournaments/0.5/rounds/")
 

@@ -205,3 +205,19 @@ def test_a_spectator_socket_gets_no_cards_and_cannot_move(world, websocket_for):
     assert error["type"] == "error" and error["message"]
     assert_only_own_cards(after, game.pk, None)
     assert_nothing_stored(game)
+
+
+# --------------------------------------------------------------------------- the archive
+def test_the_directors_archive_download_holds_no_card_of_the_deal_in_play(world, client_as):
+    """A director may sit at a table too: the file he downloads mid-deal must not deal him the
+    hands and the talon."""
+    deal = fresh(world).deals.get(finished_at=None)
+
+    response = client_as("director").get(
+        reverse("director-tournament-archive", args=[world.public.pk])
+    )
+
+    assert response.status_code == 200
+    text = b"".join(response.streaming_content if response.streaming else [response.content])
+    assert deal.salt.encode() not in text and deal.commitment.encode() not in text
+    assert json.dumps(deal.deck, separators=(",", ":")).encode() not in text

@@ -184,7 +184,12 @@ def document_of(archive) -> dict:
 
 
 def same(document) -> dict:
-    """The document without its export time, which is all that may differ after a round trip."""
+    """The document without what may differ after a round trip: its export time, and when the
+    turn began in a game in play (the import deals its deal in play anew, so the turn is new)."""
+    document = copy.deepcopy(document)
+    for _path, table in tables_of(document):
+        if (table["live_game"] or {}).get("status") == LiveGame.Status.PLAYING:
+            table["live_game"]["turn_started_at"] = None
     return {
         key: value for key, value in document.items() if key not in ("exported_at", "standings")
     }
@@ -261,9 +266,13 @@ def test_the_archive_holds_the_whole_tournament(archive):
     assert {a["by_bot"] for a in actions} == {True, False}
     assert all(len(deal["deck"]) == 24 and len(deal["salt"]) == 64 for deal in game["deals"])
 
+    # The game in play is written as it stood when its current deal was dealt: that deal's
+    # cards are secret, so neither it nor its actions are in the file.
     _path, table = live_table(document, LiveGame.Status.PLAYING)
     game = table["live_game"]
-    assert game["finished_at"] is None and game["to_act"] is not None
+    assert game["finished_at"] is None and game["to_act"] is None
+    assert all(deal["finished_at"] is not None for deal in game["deals"])
+    assert game["sequence"] == sum(len(deal["actions"]) for deal in game["deals"])
     (change,) = game["seat_changes"]
     assert change["changed_by"] == "archive-director" and change["to_bot_level"] == "easy"
     assert change["from_username"] is not None
@@ -295,8 +304,35 @@ def test_an_imported_archive_exports_as_the_same_document(archive, director, clu
     assert standings_without_ids(tournament) == archive["standings"]
 
 
+def test_a_deal_in_play_is_never_in_the_archive_and_the_import_deals_it_anew(director, club):
+    from gameplay.models import LiveDeal
+
+    tournament = build_tournament()
+    secrets = list(
+        LiveDeal.objects.filter(game__table__round__tournament=tournament, finished_at=None)
+    )
+    assert secrets and all(deal.actions.exists() for deal in secrets)  # deals under way
+
+    text = archive_dumps(tournament_export(tournament=tournament))
+
+    for deal in secrets:
+        assert deal.salt not in text and deal.commitment not in text
+        assert json.dumps(deal.deck, separators=(",", ":")) not in text
+
+    imported = tournament_import(actor=director, club=club, data=json.loads(text))
+
+    dealt = LiveDeal.objects.filter(game__table__round__tournament=imported, finished_at=None)
+    assert sorted(deal.number for deal in dealt) == sorted(deal.number for deal in secrets)
+    assert not {deal.salt for deal in dealt} & {deal.salt for deal in secrets}
+    for deal in dealt:
+        game = deal.game
+        assert game.status == LiveGame.Status.PLAYING and game.to_act is not None
+        assert game.sequence >= deal.start_sequence  # bots may have played on already
+
+
 def test_an_unfinished_live_game_goes_on_after_the_import(archive, director, club):
-    tournament = tournament_import(actor=director, club=club, data=document_of(archive))
+    # Committed: the bots act first if the new deal starts with them, until a person's turn.
+    tournament = committed(tournament_import, actor=director, club=club, data=document_of(archive))
     game = LiveGame.objects.filter(
         table__round__tournament=tournament,
         status=LiveGame.Status.PLAYING,
@@ -323,9 +359,10 @@ def test_a_bot_whose_turn_it_is_plays_once_the_import_is_committed(archive, dire
     document = document_of(archive)
     _path, table = live_table(document, LiveGame.Status.PLAYING)
     game = table["live_game"]
-    # The player to act left before the export: a bot sits in his seat now.
-    seat = game["seats"][game["to_act"]]
-    seat |= {"username": None, "bot_level": "easy", "name": "Bot"}
+    # The players left before the export: bots sit in their seats now, so whoever is first to
+    # act in the deal dealt at the import is a bot.
+    for seat in game["seats"]:
+        seat |= {"username": None, "bot_level": "easy", "name": "Bot"}
 
     tournament = committed(tournament_import, actor=director, club=club, data=document)
 
