@@ -25,8 +25,11 @@ Decisions:
 - A player whose login already belongs to a player of the importing club is that player (the
   club restores a tournament it lost): he is not created twice and keeps his current name; so is
   a player without a login whose name only one player of the club has, as when registering by
-  names. A login that belongs to a player of another club stays with that player; the imported
-  player is then created without a login, since a login is one person's in one club.
+  names. An import never links a login the site already has to a new player: one that belongs
+  to a player of another club stays with that player, and one that belongs to no player is its
+  owner's (a site administrator, a visitor who practises) and must not become reachable through
+  a personal link; the imported player is then created without a login. Only logins the import
+  makes itself are linked to their players.
 - Standings snapshots are not in the archive: they are computed from the confirmed results, the
   settings and the seed, so the import computes the latest one (as a confirmation would) instead
   of trusting numbers a file claims. Only a `random` tiebreak can order equal players differently,
@@ -1075,10 +1078,10 @@ def tournament_import(*, actor: User, club: Club, data: Any) -> Tournament:
     plan = _Reader(data, club).read()
     tournament = plan.tournament
     tournament.name = _free_name(club, tournament.name, tournament.date)
-    logins = _logins({username for *_row, username in plan.logins} | _player_logins(plan))
+    logins, made = _logins({username for *_row, username in plan.logins} | _player_logins(plan))
     for row, name, username in plan.logins:
         setattr(row, name, logins[username])
-    players = _players_of_club(club, plan, logins)
+    players = _players_of_club(club, plan, logins, made)
     for registration, index in plan.registrations:
         registration.player = players[index]
     _insert(Tournament, [tournament])
@@ -1115,8 +1118,9 @@ def _player_logins(plan: _Plan) -> set[str]:
     return {username for _player, username in plan.players if username is not None}
 
 
-def _logins(usernames: set[str]) -> dict[str, User]:
-    """The users of these usernames; missing ones are created without a usable password."""
+def _logins(usernames: set[str]) -> tuple[dict[str, User], set[str]]:
+    """The users of these usernames, and the names of those the import made: missing ones are
+    created without a usable password."""
     users = {user.username: user for user in User.objects.filter(username__in=usernames)}
     missing = []
     for username in sorted(usernames - set(users)):
@@ -1125,15 +1129,19 @@ def _logins(usernames: set[str]) -> dict[str, User]:
         missing.append(user)
     User.objects.bulk_create(missing)
     users.update((user.username, user) for user in missing)
-    return users
+    return users, {user.username for user in missing}
 
 
-def _players_of_club(club: Club, plan: _Plan, logins: dict[str, User]) -> list[Player]:
+def _players_of_club(
+    club: Club, plan: _Plan, logins: dict[str, User], made: set[str]
+) -> list[Player]:
     """The club's player for each archived player, as the club knows him, or a new player.
 
     A login names its player; without one, a name that only one player of the club without a
     login has (ignoring case and extra spaces, as registering by names does) is that player,
-    unless two archived players share it.
+    unless two archived players share it. A new player gets his login only if the import made
+    it: a login the site had already is its owner's, and linking it to a player would let that
+    player's personal link sign in as him.
     """
     users = [logins[username] for username in _player_logins(plan)]
     owners = {player.user_id: player for player in Player.objects.filter(user__in=users)}
@@ -1148,7 +1156,7 @@ def _players_of_club(club: Club, plan: _Plan, logins: dict[str, User]) -> list[P
             if owner is not None and owner.club_id == club.pk:
                 chosen.append(owner)
                 continue
-            if owner is None:
+            if owner is None and username in made:
                 player.user = logins[username]
         else:
             key = _name_key(player.name)

@@ -18,7 +18,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import CommandError, call_command
 from django.db import transaction
 from django.db.models import F
-from django.test import TestCase
+from django.test import Client, TestCase
 from django.urls import reverse
 
 from gameplay import selectors as gameplay_selectors
@@ -876,3 +876,28 @@ def test_only_directors_of_the_club_download_or_import(archive, client, director
     assert response.status_code == 400
     assert "Select a valid choice" in response.content.decode()
     assert Tournament.objects.count() == 1
+
+
+def test_an_import_never_links_a_login_of_the_site_that_belongs_to_no_player(
+    archive, director, club
+):
+    """Else a director could name any login in a file and sign in as it by a personal link."""
+    from tournaments.selectors import player_personal_link
+
+    document = document_of(archive)
+    victim = UserFactory(username="site-admin", is_staff=True, is_superuser=True)
+    visitor = UserFactory(username="practising-visitor")
+    document["players"][0]["username"] = victim.username
+    document["players"][2]["username"] = visitor.username
+
+    tournament = tournament_import(actor=director, club=club, data=document)
+
+    assert not Player.objects.filter(user__in=[victim, visitor]).exists()
+    imported = tournament.registrations.get(start_number=1).player
+    assert imported.user is None
+    # His personal link makes him a login of his own, never the site's.
+    client = Client()
+    page = client.get(player_personal_link(imported))
+    if page.status_code == 200 and b"<form" in page.content:  # the link signs in on a POST
+        client.post(player_personal_link(imported))
+    assert client.session.get("_auth_user_id") not in (str(victim.pk), str(visitor.pk))
