@@ -118,8 +118,12 @@ async def play_game(url: str, cookie: str, origin: str, rng: random.Random, budg
     """Play the human's seat of one game until it ends or the budget is spent."""
     from websockets.asyncio.client import connect
 
+    from gameplay.consumers import MESSAGE_RATE
+
     samples: list[float] = []
     moves = 0
+    pace = 1.25 / MESSAGE_RATE
+    last_sent = -pace
     async with connect(
         url, additional_headers={"Cookie": cookie, "Origin": origin}, max_size=2**22
     ) as websocket:
@@ -139,6 +143,9 @@ async def play_game(url: str, cookie: str, origin: str, rng: random.Random, budg
                 view = await next_view(time.monotonic() + 30)
                 continue
             action = rng.choice(view["legal"])
+            # A person's pace: the socket allows MESSAGE_RATE messages a second per connection.
+            await asyncio.sleep(max(0.0, last_sent + pace - time.monotonic()))
+            last_sent = time.monotonic()
             sent_at = time.perf_counter()
             sequence = view["sequence"]
             await websocket.send(

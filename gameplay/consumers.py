@@ -3,18 +3,39 @@
 Every message this consumer sends is built by `live_game_view` for the user of this very
 connection, so a seat only ever receives its own hand and a spectator only public information.
 The group message `game.changed` carries no game data at all, only the new sequence number.
+
+The user is the one the session named when the socket opened, and only while that session
+still names him: each view sent and each move taken first reads the session again, so signing
+out (in any tab of that browser), a session that expired or was deleted, a changed password or a
+deactivated account closes the socket instead of showing the hand to whoever has the screen
+next. Frames are small and few:
+one larger than MAX_FRAME_BYTES closes the socket unread, and each connection may send
+MESSAGE_BURST messages at once and MESSAGE_RATE a second after that (a page waits for the answer
+to each move before it sends the next), beyond which messages are dropped and, once that has
+happened MAX_DROPPED times, the socket is closed.
 """
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
+from importlib import import_module
 from typing import Any
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
+from django.contrib.auth import (
+    BACKEND_SESSION_KEY,
+    HASH_SESSION_KEY,
+    SESSION_KEY,
+    get_user_model,
+    load_backend,
+)
 from django.core.exceptions import ObjectDoesNotExist, PermissionDenied, ValidationError
 from django.http import Http404
 from django.utils import translation
+from django.utils.crypto import constant_time_compare
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -24,10 +45,94 @@ from gameplay.broadcast import game_group
 
 # Close codes in the range websockets leave to applications (4000-4999).
 CLOSE_FORBIDDEN = 4403
+# RFC 6455's own: the peer broke the rules of this endpoint, and a message too large to take.
+CLOSE_POLICY_VIOLATION = 1008
+CLOSE_TOO_BIG = 1009
+
+# The largest honest message (a move with its sequence number) is under 200 bytes.
+MAX_FRAME_BYTES = 16 * 1024
+# A human makes a move or two a second at most, and the page sends one message per answer, so
+# these bound only scripts: 5 a second for good, 30 at once (scripted checks of bad input send
+# some 26 in a row), and a connection that has had 20 messages dropped is closed.
+MESSAGE_BURST = 30
+MESSAGE_RATE = 5.0
+MAX_DROPPED = 20
 
 NOT_AN_OBJECT = gettext_lazy("A message must be a JSON object.")
 UNKNOWN_TYPE = gettext_lazy("Unknown message type.")
 BAD_ACT = gettext_lazy("An act message needs an action object and a sequence number.")
+TOO_BIG = gettext_lazy("The message is too large.")
+TOO_FAST = gettext_lazy("Too many messages: wait a moment before sending the next one.")
+
+
+class SignedOut(Exception):
+    """The session the socket was opened with no longer signs its user in."""
+
+
+class MessageAllowance:
+    """A token bucket: `burst` messages at once, refilled at `rate` a second, on `clock`."""
+
+    def __init__(self, *, burst: int, rate: float, clock: Callable[[], float]) -> None:
+        self.burst = burst
+        self.rate = rate
+        self.clock = clock
+        self.tokens = float(burst)
+        self.checked_at = clock()
+
+    def take(self) -> bool:
+        """Whether one more message is allowed now (and count it if so)."""
+        now = self.clock()
+        elapsed = max(0.0, now - self.checked_at)
+        self.checked_at = now
+        self.tokens = min(float(self.burst), self.tokens + elapsed * self.rate)
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+
+def signed_in_user_id(session_key: str | None) -> Any | None:
+    """The id of the user the stored session signs in now, or None.
+
+    Django's check of a session (`django.contrib.auth.get_user`), read from the store afresh:
+    the session must still exist (not flushed by signing out, not expired), name a configured
+    backend whose user still exists and may sign in, and carry that user's current session
+    hash (a changed password signs him out) or one under a fallback secret key. Unlike Django it
+    never writes the session: cycling or flushing it is the pages' business.
+    """
+    if not session_key:
+        return None
+    session = import_module(settings.SESSION_ENGINE).SessionStore(session_key=session_key)
+    try:
+        user_id = get_user_model()._meta.pk.to_python(session[SESSION_KEY])
+        backend_path = session[BACKEND_SESSION_KEY]
+    except (KeyError, ValidationError):
+        return None
+    if backend_path not in settings.AUTHENTICATION_BACKENDS:
+        return None
+    user = load_backend(backend_path).get_user(user_id)
+    if user is None:
+        return None
+    if hasattr(user, "get_session_auth_hash"):
+        session_hash = session.get(HASH_SESSION_KEY)
+        hashes = [user.get_session_auth_hash(), *user.get_session_auth_fallback_hash()]
+        if not session_hash or not any(constant_time_compare(session_hash, h) for h in hashes):
+            return None
+    return user.pk
+
+
+def connection_user(scope: dict):
+    """The user the connection sees and acts as; SignedOut once its session no longer names him.
+
+    Anonymous watchers have nothing private to lose. A scope without a session is one whose
+    user was handed to the consumer directly (tests); config.asgi always adds the session.
+    """
+    user = scope.get("user")
+    if user is None or not user.is_authenticated or "session" not in scope:
+        return user
+    if signed_in_user_id(scope["session"].session_key) != user.pk:
+        raise SignedOut
+    return user
 
 
 def permitted_game(user, game_id: int):
@@ -56,8 +161,10 @@ def scope_language(scope: dict) -> str:
     return settings.LANGUAGE_CODE
 
 
-def view_for(user, game_id: int, language: str) -> dict[str, Any] | None:
-    """The game as `user` may see it now, or None when they may no longer see it."""
+def view_for(scope: dict, game_id: int, language: str) -> dict[str, Any] | None:
+    """The game as the connection's user may see it now, or None when he may no longer see it
+    (SignedOut when the session no longer signs him in)."""
+    user = connection_user(scope)
     with translation.override(language):
         game = permitted_game(user, game_id)
         if game is None:
@@ -71,8 +178,10 @@ def refusal_message(error: Exception) -> str:
     return str(error) or _("The move was refused.")
 
 
-def act(user, game_id: int, action: dict, sequence: int, language: str) -> str | None:
-    """Make a move as `user`; the refusal's message, or None when the move was made."""
+def act(scope: dict, game_id: int, action: dict, sequence: int, language: str) -> str | None:
+    """Make a move as the connection's user; the refusal's message, or None when the move was
+    made (SignedOut, and no move, when the session no longer signs him in)."""
+    user = connection_user(scope)
     with translation.override(language):
         game = permitted_game(user, game_id)
         if game is None:
@@ -84,23 +193,43 @@ def act(user, game_id: int, action: dict, sequence: int, language: str) -> str |
     return None
 
 
+def frame_too_big(text_data: str | None, bytes_data: bytes | None) -> bool:
+    """Whether the frame is larger than MAX_FRAME_BYTES, text counted in UTF-8 bytes."""
+    if text_data is not None:
+        # Counting characters first spares encoding a huge frame only to measure it.
+        if len(text_data) > MAX_FRAME_BYTES:
+            return True
+        return len(text_data.encode("utf-8", "surrogatepass")) > MAX_FRAME_BYTES
+    return len(bytes_data or b"") > MAX_FRAME_BYTES
+
+
 class LiveGameConsumer(AsyncJsonWebsocketConsumer):
     """One watcher (a seat, a spectator or the director) of one live game."""
 
     game_id: int
     group: str
     language: str
+    allowance: MessageAllowance
     # The sequence of the last view sent; change notices at or below it need no new view.
     sent_sequence: int = -1
     joined: bool = False
+    # Set once the socket is refused or closed: nothing sent to it afterwards is read or pushed.
+    ended: bool = False
+    dropped: int = 0
+    # Whether the last message was dropped: a run of dropped messages gets one error, not one
+    # each, so a flood is not echoed back.
+    dropping: bool = False
+    # The clock of the message allowance (tests set their own).
+    clock: Callable[[], float] = staticmethod(time.monotonic)
 
     async def connect(self) -> None:
+        self.allowance = MessageAllowance(burst=MESSAGE_BURST, rate=MESSAGE_RATE, clock=self.clock)
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
         self.group = game_group(self.game_id)
         self.language = scope_language(self.scope)
         game = await database_sync_to_async(permitted_game)(self.scope.get("user"), self.game_id)
         if game is None:
-            await self.close(code=CLOSE_FORBIDDEN)
+            await self.end(CLOSE_FORBIDDEN)
             return
         # Join before reading the view, so that no change after the read goes unnoticed.
         await self.channel_layer.group_add(self.group, self.channel_name)
@@ -108,11 +237,28 @@ class LiveGameConsumer(AsyncJsonWebsocketConsumer):
         await self.accept()
         await self.send_view()
 
-    async def disconnect(self, code: int) -> None:
+    async def end(self, code: int) -> None:
+        """Close the socket (before accepting it, that refuses it) and stop serving it."""
+        self.ended = True
+        await self.leave_group()
+        await self.close(code=code)
+
+    async def leave_group(self) -> None:
         if self.joined:
+            self.joined = False
             await self.channel_layer.group_discard(self.group, self.channel_name)
 
+    async def disconnect(self, code: int) -> None:
+        self.ended = True
+        await self.leave_group()
+
     async def receive(self, text_data=None, bytes_data=None, **kwargs) -> None:
+        if self.ended or not await self.admit():
+            return
+        if frame_too_big(text_data, bytes_data):
+            await self.send_error(self.translate(TOO_BIG))
+            await self.end(CLOSE_TOO_BIG)
+            return
         # A frame that is not JSON text (or nests too deeply to decode) is a bad message like
         # any other: it gets an error, rather than ending the connection with a server error.
         try:
@@ -123,6 +269,19 @@ class LiveGameConsumer(AsyncJsonWebsocketConsumer):
             await self.send_error(self.translate(NOT_AN_OBJECT))
             return
         await self.receive_json(content, **kwargs)
+
+    async def admit(self) -> bool:
+        """Whether the message is within the connection's allowance (the module docstring)."""
+        if self.allowance.take():
+            self.dropping = False
+            return True
+        self.dropped += 1
+        if self.dropped >= MAX_DROPPED:
+            await self.end(CLOSE_POLICY_VIOLATION)
+        elif not self.dropping:
+            await self.send_error(self.translate(TOO_FAST))
+        self.dropping = True
+        return False
 
     async def receive_json(self, content: Any, **kwargs) -> None:
         if not isinstance(content, dict):
@@ -143,9 +302,13 @@ class LiveGameConsumer(AsyncJsonWebsocketConsumer):
         if not isinstance(action, dict) or type(sequence) is not int:
             await self.send_error(self.translate(BAD_ACT))
             return
-        refusal = await database_sync_to_async(act)(
-            self.scope.get("user"), self.game_id, action, sequence, self.language
-        )
+        try:
+            refusal = await database_sync_to_async(act)(
+                self.scope, self.game_id, action, sequence, self.language
+            )
+        except SignedOut:
+            await self.end(CLOSE_FORBIDDEN)
+            return
         if refusal is not None:
             await self.send_error(refusal)
         # After a move or a refusal the page must show the table as it is now.
@@ -153,17 +316,20 @@ class LiveGameConsumer(AsyncJsonWebsocketConsumer):
 
     async def game_changed(self, event: dict) -> None:
         """Group message from `gameplay.broadcast.notify_game_changed`."""
+        if self.ended:
+            return
         sequence = event.get("sequence")
         if isinstance(sequence, int) and sequence <= self.sent_sequence:
             return
         await self.send_view()
 
     async def send_view(self, *, force: bool = False) -> None:
-        view = await database_sync_to_async(view_for)(
-            self.scope.get("user"), self.game_id, self.language
-        )
+        try:
+            view = await database_sync_to_async(view_for)(self.scope, self.game_id, self.language)
+        except SignedOut:
+            view = None
         if view is None:
-            await self.close(code=CLOSE_FORBIDDEN)
+            await self.end(CLOSE_FORBIDDEN)
             return
         sequence = view.get("sequence", 0)
         if not force and sequence <= self.sent_sequence:

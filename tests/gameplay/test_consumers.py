@@ -19,6 +19,7 @@ from django.contrib.auth.models import AnonymousUser
 from django.test import Client
 
 from gameplay import selectors, services
+from gameplay.consumers import MESSAGE_RATE, LiveGameConsumer
 from gameplay.engine.cards import CARD_NAMES
 from gameplay.models import LiveGame
 from gameplay.routing import websocket_urlpatterns
@@ -34,6 +35,19 @@ TIMEOUT = 10
 def in_memory_channel_layer(settings):
     # The tests talk to one process; Redis (if configured) is the integration tests' business.
     settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+
+
+@pytest.fixture(autouse=True)
+def human_pace(monkeypatch):
+    """The scripted players answer at once; on the connection's clock they move at a human's
+    pace, below the message allowance (tests/security/test_websocket_hardening.py tests it)."""
+    now = [0.0]
+
+    def clock() -> float:
+        now[0] += 1.5 / MESSAGE_RATE
+        return now[0]
+
+    monkeypatch.setattr(LiveGameConsumer, "clock", staticmethod(clock))
 
 
 def start_practice(user) -> LiveGame:
@@ -332,7 +346,11 @@ def test_the_asgi_application_knows_the_player_by_the_session_and_checks_the_ori
         own_page = WebsocketCommunicator(
             application,
             path,
-            headers=[(b"cookie", cookie.encode()), (b"origin", b"http://testserver")],
+            headers=[
+                (b"cookie", cookie.encode()),
+                (b"host", b"testserver"),
+                (b"origin", b"http://testserver"),
+            ],
         )
         connected, _ = await own_page.connect()
         view = (await receive(own_page))["view"] if connected else None
@@ -340,7 +358,11 @@ def test_the_asgi_application_knows_the_player_by_the_session_and_checks_the_ori
         other_site = WebsocketCommunicator(
             application,
             path,
-            headers=[(b"cookie", cookie.encode()), (b"origin", b"http://evil.example")],
+            headers=[
+                (b"cookie", cookie.encode()),
+                (b"host", b"testserver"),
+                (b"origin", b"http://evil.example"),
+            ],
         )
         refused, _ = await other_site.connect()
         await other_site.disconnect()

@@ -195,6 +195,9 @@ class Stack:
                 "--no-access-log",
                 "--lifespan",
                 "off",
+                # As the image runs it: frames past 64 KiB are refused before the app reads them.
+                "--ws-max-size",
+                "65536",
             ],
             web_env,
             self.logs,
