@@ -1,7 +1,8 @@
 """Admin pages for directors: table results with their audit trail, and standings snapshots.
 
 Result versions are an audit trail, so they are read-only here; confirming goes through the
-service as an admin action, and so does recomputing standings.
+service as an admin action, and so does recomputing standings. As in the tournaments' admin, a
+director who is staff sees and reaches only the tables of the clubs he directs (`ClubScopedAdmin`).
 """
 
 from django.contrib import admin, messages

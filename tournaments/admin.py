@@ -1,11 +1,17 @@
 """Admin pages for directors: clubs, players, tournaments, registrations, rounds, tables, seats.
 
-A director who is staff sees only the clubs he directs. Round changes that have rules (draw,
+A director who is staff sees and reaches only the records of the clubs he directs (`ClubScoped`);
+the scoring and gameplay admins use the same confinement. Round changes that have rules (draw,
 redraw, publish) go through the services as admin actions.
 """
 
+from django import forms
 from django.contrib import admin, messages
+from django.contrib.admin import widgets
+from django.contrib.admin.exceptions import NotRegistered
+from django.contrib.admin.utils import get_fields_from_path
 from django.core.exceptions import PermissionDenied, ValidationError
+from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 from tournaments import services
@@ -13,16 +19,88 @@ from tournaments.models import Club, Player, Registration, Round, Seat, Table, T
 from tournaments.selectors import directed_club_ids
 
 
-class ClubScopedAdmin(admin.ModelAdmin):
-    """Limits a non-superuser to the records of the clubs he directs."""
+class DirectedRawIdWidget(widgets.ForeignKeyRawIdWidget):
+    """A raw-id input that names the chosen record only if the user may reach it.
+
+    Django's widget looks the typed id up among all records, so a foreign id put in the URL or
+    sent back with a form error would show that record's name.
+    """
+
+    def __init__(self, rel, admin_site, *, reachable, attrs=None, using=None):
+        self.reachable = reachable
+        super().__init__(rel, admin_site, attrs=attrs, using=using)
+
+    def label_and_url_for_value(self, value):
+        key = self.rel.get_related_field().name
+        try:
+            known = self.reachable.filter(**{key: value}).exists()
+        except (ValueError, TypeError, ValidationError):
+            known = False
+        return super().label_and_url_for_value(value) if known else ("", "")
+
+
+class ClubScoped:
+    """Confines an admin (a ModelAdmin or an inline) to the clubs a non-superuser directs.
+
+    `club_path` leads from the admin's model to its club. Confined are the records listed and
+    reached (change, delete, history pages, actions, the raw-id popup, which is the changelist),
+    and, through the admins of the related models, the choices of every relation field: selects,
+    autocompletes and raw-id inputs, so a foreign id typed or posted is a form error. A relation
+    whose model has a club-scoped admin can only point into the user's clubs, so neither a change
+    nor an add can put a record into another club. The list filters offer only the related
+    records present in the confined list.
+    """
 
     club_path = "club"
+
+    def club_scope(self, request) -> Q:
+        """The records a non-superuser may reach."""
+        return Q(**{f"{self.club_path}__in": directed_club_ids(request.user)})
 
     def get_queryset(self, request):
         records = super().get_queryset(request)
         if request.user.is_superuser:
             return records
-        return records.filter(**{f"{self.club_path}__in": directed_club_ids(request.user)})
+        return records.filter(self.club_scope(request))
+
+    def get_field_queryset(self, db, db_field, request):
+        try:
+            model_admin = self.admin_site.get_model_admin(db_field.remote_field.model)
+        except NotRegistered:
+            model_admin = None
+        if isinstance(model_admin, ClubScoped):
+            return model_admin.get_queryset(request).using(db)
+        return super().get_field_queryset(db, db_field, request)
+
+    def formfield_for_foreignkey(self, db_field, request, **kwargs):
+        if "widget" not in kwargs and db_field.name in self.raw_id_fields:
+            db = kwargs.get("using")
+            reachable = kwargs.get("queryset")
+            if reachable is None:
+                reachable = self.get_field_queryset(db, db_field, request)
+            if reachable is not None:
+                kwargs["queryset"] = reachable
+                kwargs["widget"] = DirectedRawIdWidget(
+                    db_field.remote_field, self.admin_site, reachable=reachable, using=db
+                )
+        return super().formfield_for_foreignkey(db_field, request, **kwargs)
+
+    def get_list_filter(self, request):
+        return [self._confined_filter(item) for item in super().get_list_filter(request)]
+
+    def _confined_filter(self, item):
+        # A plain related filter offers every record of the related model, other clubs' too.
+        if isinstance(item, str) and get_fields_from_path(self.model, item)[-1].is_relation:
+            return (item, admin.RelatedOnlyFieldListFilter)
+        return item
+
+
+class ClubScopedAdmin(ClubScoped, admin.ModelAdmin):
+    """A ModelAdmin confined to the clubs a non-superuser directs."""
+
+
+class ClubScopedInline(ClubScoped, admin.TabularInline):
+    """A tabular inline confined to the clubs a non-superuser directs."""
 
 
 def _report(modeladmin, request, call) -> None:
@@ -34,17 +112,12 @@ def _report(modeladmin, request, call) -> None:
 
 
 @admin.register(Club)
-class ClubAdmin(admin.ModelAdmin):
+class ClubAdmin(ClubScopedAdmin):
+    club_path = "pk"
     list_display = ["name", "slug", "created_at"]
     search_fields = ["name"]
     prepopulated_fields = {"slug": ["name"]}
     filter_horizontal = ["directors"]
-
-    def get_queryset(self, request):
-        clubs = super().get_queryset(request)
-        if request.user.is_superuser:
-            return clubs
-        return clubs.filter(pk__in=directed_club_ids(request.user))
 
 
 @admin.register(Player)
@@ -55,8 +128,9 @@ class PlayerAdmin(ClubScopedAdmin):
     autocomplete_fields = ["user"]
 
 
-class RegistrationInline(admin.TabularInline):
+class RegistrationInline(ClubScopedInline):
     model = Registration
+    club_path = "tournament__club"
     extra = 0
     fields = ["start_number", "player", "status", "first_round", "withdrawn_after"]
     readonly_fields = ["first_round", "withdrawn_after"]
@@ -112,8 +186,37 @@ class RegistrationAdmin(ClubScopedAdmin):
             )
 
 
-class SeatInline(admin.TabularInline):
+class SeatInlineFormSet(forms.BaseInlineFormSet):
+    """The seats of a table, each given the table's round (a new table's too, still unsaved)."""
+
+    def get_form_kwargs(self, index):
+        return {**super().get_form_kwargs(index), "table_round_id": self.instance.round_id}
+
+
+class SeatInlineForm(forms.ModelForm):
+    """A seat at its table: the round it stores again is the table's, which the row cannot set."""
+
+    def __init__(self, *args, table_round_id=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.instance.round_id = table_round_id
+
+    def clean(self):
+        cleaned = super().clean()
+        # The database forbids a second seat in the round; the form has no round field, so
+        # Django would not check it and the save would fail.
+        registration = cleaned.get("registration")
+        if registration is not None and self.instance.round_id is not None:
+            twice = Seat.objects.filter(round_id=self.instance.round_id, registration=registration)
+            if twice.exclude(pk=self.instance.pk).exists():
+                self.add_error("registration", _("This player has a seat in this round already."))
+        return cleaned
+
+
+class SeatInline(ClubScopedInline):
     model = Seat
+    form = SeatInlineForm
+    formset = SeatInlineFormSet
+    club_path = "round__tournament__club"
     extra = 0
     fields = ["position", "registration", "bot_level"]
     raw_id_fields = ["registration"]
@@ -127,8 +230,9 @@ class TableAdmin(ClubScopedAdmin):
     inlines = [SeatInline]
 
 
-class TableInline(admin.TabularInline):
+class TableInline(ClubScopedInline):
     model = Table
+    club_path = "round__tournament__club"
     extra = 0
     show_change_link = True
     fields = ["number"]
