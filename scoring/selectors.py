@@ -374,6 +374,12 @@ class TableRole:
     seat: Seat | None
     round_published: bool
     tournament_finished: bool
+    # A bot sits at the table: it is played live, and its result comes only from the game.
+    bot_table: bool = False
+    # The table is played live in the app: the game gives its result, not a typed sheet.
+    live_game: bool = False
+    # The result that counts was entered or confirmed by a director: only one may replace it.
+    confirmed_by_director: bool = False
 
     @property
     def visible(self) -> bool:
@@ -381,23 +387,71 @@ class TableRole:
         return self.director or self.round_published
 
     @property
+    def at_table(self) -> bool:
+        """A player at the table or a director: the people a table's result concerns."""
+        return self.director or self.seat is not None
+
+    @property
     def may_enter(self) -> bool:
         """A player at the table or a director enters, confirms and disputes its result."""
-        return self.visible and (self.director or self.seat is not None)
+        return self.visible and self.at_table
+
+    @property
+    def closed_reason(self) -> str:
+        """Why this user may not enter, confirm or dispute the sheet; "" when he may."""
+        if self.bot_table:
+            return _(
+                "This table has a bot seat, so it is played live; "
+                "its result comes from the live table."
+            )
+        if self.director:
+            return ""
+        if self.live_game:
+            return _("This table is played live in the app; its result comes from the game.")
+        if self.tournament_finished:
+            return _(
+                "The tournament is finished, so players can no longer enter or correct results. "
+                "Ask the director for corrections."
+            )
+        return ""
 
     @property
     def may_submit(self) -> bool:
-        """Players stop entering sheets when the tournament finishes; directors still correct."""
-        return self.may_enter and (self.director or not self.tournament_finished)
+        """Players stop entering sheets when the tournament finishes or the table is played
+        live; directors still correct (but no typed sheet replaces a bot table's game)."""
+        return self.may_enter and not self.closed_reason
+
+    @property
+    def may_review(self) -> bool:
+        """Confirming or disputing a submitted sheet: open to the same people as entering."""
+        return self.may_submit
+
+    @property
+    def may_confirm(self) -> bool:
+        """A player may not confirm a correction of a result a director entered or confirmed."""
+        return self.may_review and (self.director or not self.confirmed_by_director)
 
 
 def table_role(user: AnyUser | None, table: Table) -> TableRole:
     tournament = table.round.tournament
+    confirmed = (
+        TableResult.objects.filter(table=table, confirmed__isnull=False)
+        .values("confirmed__source", "confirmed__reviewed_by")
+        .first()
+    )
+    by_director = confirmed is not None and (
+        confirmed["confirmed__source"] == ResultVersion.Source.DIRECTOR
+        or tournament.club.directors.filter(pk=confirmed["confirmed__reviewed_by"]).exists()
+    )
     return TableRole(
         director=is_director(user, tournament.club_id),
         seat=seat_of_user(user, table),
         round_published=table.round.status != Round.Status.DRAFT,
         tournament_finished=tournament.status == Tournament.Status.FINISHED,
+        bot_table=table.seats.filter(registration__isnull=True).exists(),
+        # The live game's reverse relation: scoring reads it without importing gameplay.
+        live_game=Table.objects.filter(pk=table.pk, live_game__isnull=False).exists(),
+        confirmed_by_director=by_director,
     )
 
 

@@ -26,9 +26,8 @@ from gameplay.engine import RuleSet
 from scoring import standings as standings_logic
 from scoring.models import ResultVersion, StandingsSnapshot, TableResult
 from scoring.score_sheet import ScoreSheetError, ValidatedSheet, validate_score_sheet
-from scoring.selectors import standings_inputs, standings_poll_cache_key
+from scoring.selectors import standings_inputs, standings_poll_cache_key, table_role
 from tournaments.models import Round, Table, Tournament
-from tournaments.selectors import is_director, seat_of_user
 
 logger = logging.getLogger(__name__)
 
@@ -82,12 +81,6 @@ def _lock_result(table: Table) -> TableResult:
         raise ValidationError(_("The round of this table is not published yet.")) from None
 
 
-def _role(actor: User | None, table: Table) -> tuple[bool, Any]:
-    """(is a director of the club, the actor's seat at the table or None)."""
-    director = is_director(actor, table.round.tournament.club_id)
-    return director, seat_of_user(actor, table)
-
-
 @transaction.atomic
 def result_submit(
     *,
@@ -99,23 +92,14 @@ def result_submit(
     note: str = "",
 ) -> ResultVersion:
     """Store a new version of a table's score sheet (a first result or a correction)."""
-    table = Table.objects.select_related("round__tournament").get(pk=table.pk)
-    director, seat = _role(actor, table)
-    if not director and seat is None:
+    table = Table.objects.select_related("round__tournament__club").get(pk=table.pk)
+    role = table_role(actor, table)
+    if not role.at_table:
         raise PermissionDenied(_("Only a player at this table or a director may enter its result."))
-    if confirm and not director:
+    if confirm and not role.director:
         raise PermissionDenied(_("Only a director may enter a result that is confirmed at once."))
-    tournament = table.round.tournament
-    if tournament.status == Tournament.Status.FINISHED and not director:
-        raise ValidationError(_("The tournament is finished; ask the director for corrections."))
-    if table.seats.filter(registration__isnull=True).exists():
-        raise ValidationError(
-            _(
-                "This table has a bot seat, so it is played live; "
-                "its result comes from the live table."
-            ),
-            code="bot_table",
-        )
+    if role.closed_reason:
+        raise ValidationError(role.closed_reason, code="bot_table" if role.bot_table else "closed")
     result = _lock_result(table)
     if result.version != expected_version:
         raise Conflict(
@@ -127,7 +111,7 @@ def result_submit(
         result=result,
         validated=validated,
         actor=actor,
-        source=ResultVersion.Source.DIRECTOR if director else ResultVersion.Source.PLAYER,
+        source=ResultVersion.Source.DIRECTOR if role.director else ResultVersion.Source.PLAYER,
         confirm=confirm,
         note=note,
     )
@@ -175,28 +159,40 @@ def result_record_live(*, table: Table, sheet: Any) -> ResultVersion:
 
 @transaction.atomic
 def result_confirm(*, actor: User, table: Table, version_number: int) -> ResultVersion:
-    table = Table.objects.select_related("round__tournament").get(pk=table.pk)
-    director, seat = _role(actor, table)
-    if not director and seat is None:
+    table = Table.objects.select_related("round__tournament__club").get(pk=table.pk)
+    role = table_role(actor, table)
+    if not role.at_table:
         raise PermissionDenied(_("Only a player at this table or a director may confirm."))
     result = _lock_result(table)
     version = _current_version(result, version_number)
     if version.status == ResultVersion.Status.CONFIRMED:
         return version
-    if version.status == ResultVersion.Status.DISPUTED and not director:
+    if role.closed_reason:
+        raise ValidationError(role.closed_reason, code="closed")
+    if version.status == ResultVersion.Status.DISPUTED and not role.director:
         raise ValidationError(_("This result is disputed; the director decides."))
-    if not director and version.submitted_by_id == actor.pk:
+    if not role.director and version.submitted_by_id == actor.pk:
         raise PermissionDenied(_("Another player at the table must confirm your sheet."))
+    if not role.may_confirm:
+        raise PermissionDenied(
+            _(
+                "A director entered or confirmed this result, "
+                "so only a director may accept a correction of it."
+            )
+        )
     _confirm(result, version, actor)
     return version
 
 
 @transaction.atomic
 def result_dispute(*, actor: User, table: Table, version_number: int, note: str) -> ResultVersion:
-    table = Table.objects.select_related("round__tournament").get(pk=table.pk)
-    director, seat = _role(actor, table)
-    if not director and seat is None:
+    table = Table.objects.select_related("round__tournament__club").get(pk=table.pk)
+    role = table_role(actor, table)
+    director = role.director
+    if not role.at_table:
         raise PermissionDenied(_("Only a player at this table or a director may dispute."))
+    if role.closed_reason:
+        raise ValidationError(role.closed_reason, code="closed")
     note = (note or "").strip()
     if not note:
         raise ValidationError({"note": _("Say what is wrong with the sheet.")})

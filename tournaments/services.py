@@ -13,7 +13,7 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, transaction
-from django.db.models import Max
+from django.db.models import F, Max
 from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
@@ -251,6 +251,23 @@ def tournament_finish(*, actor: User, tournament: Tournament) -> Tournament:
     if unfinished.exists():
         numbers = ", ".join(str(n) for n in unfinished.values_list("number", flat=True))
         raise ValidationError(_("Rounds %(numbers)s are not finished yet.") % {"numbers": numbers})
+    # A correction waits where the latest version of a table's sheet is not the one that counts:
+    # finishing now would let it be confirmed (or forgotten) after the final standings.
+    pending = (
+        Table.objects.filter(round__tournament=tournament, result__isnull=False)
+        .exclude(result__version=F("result__confirmed__number"))
+        .select_related("round")
+        .order_by("round__number", "number")
+    )
+    if pending:
+        tables = ", ".join(
+            _("round %(round)d table %(table)d") % {"round": t.round.number, "table": t.number}
+            for t in pending
+        )
+        raise ValidationError(
+            _("A correction waits at %(tables)s: confirm it or enter the right sheet first.")
+            % {"tables": tables}
+        )
     tournament.status = Tournament.Status.FINISHED
     tournament.save(update_fields=["status"])
     return tournament
