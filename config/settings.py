@@ -2,7 +2,7 @@
 
 With no variables set the project runs in the embedded mode: DEBUG on, SQLite in the project
 folder and Celery tasks executed eagerly in the web process. Production sets DEBUG=0 and must then
-also provide SECRET_KEY and ALLOWED_HOSTS, or the settings refuse to load.
+also provide a long random SECRET_KEY and ALLOWED_HOSTS, or the settings refuse to load.
 """
 
 import os
@@ -42,11 +42,30 @@ _DEVELOPMENT_SECRET_KEY = "django-insecure-development-only-key-for-the-embedded
 SECRET_KEY = os.environ.get("SECRET_KEY", "")
 ALLOWED_HOSTS = _env_list("ALLOWED_HOSTS")
 
+# What Django's deploy check (security.W009) calls strong enough; a short key can be guessed
+# offline from any signed cookie or personal link, and then sessions and links can be forged.
+_SECRET_KEY_MIN_LENGTH = 50
+_SECRET_KEY_MIN_UNIQUE_CHARACTERS = 5
+
+
+def _secret_key_is_strong(key: str) -> bool:
+    return (
+        len(key) >= _SECRET_KEY_MIN_LENGTH
+        and len(set(key)) >= _SECRET_KEY_MIN_UNIQUE_CHARACTERS
+        and not key.startswith("django-insecure-")
+    )
+
+
 if DEBUG:
     SECRET_KEY = SECRET_KEY or _DEVELOPMENT_SECRET_KEY
 else:
-    if not SECRET_KEY or SECRET_KEY == _DEVELOPMENT_SECRET_KEY:
-        raise ImproperlyConfigured("DEBUG is off: set SECRET_KEY to a long random value.")
+    if not _secret_key_is_strong(SECRET_KEY):
+        raise ImproperlyConfigured(
+            "DEBUG is off: SECRET_KEY must be a long random value (at least "
+            f"{_SECRET_KEY_MIN_LENGTH} characters, at least {_SECRET_KEY_MIN_UNIQUE_CHARACTERS} "
+            "different ones, not starting with 'django-insecure-'). Make one with: "
+            'python -c "import secrets; print(secrets.token_urlsafe(50))"'
+        )
     if not ALLOWED_HOSTS:
         raise ImproperlyConfigured("DEBUG is off: set ALLOWED_HOSTS (comma-separated host names).")
 
@@ -77,6 +96,41 @@ SECURE_REFERRER_POLICY = "same-origin"
 SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
 
+
+def _websocket_sources(hosts: list[str], *, secure: bool) -> list[str]:
+    """The site's own websocket addresses, for browsers whose 'self' does not cover ws:/wss:."""
+    scheme = "wss" if secure else "ws"
+    sources = []
+    for host in hosts:
+        # "*" (any host) and IPv6 literals cannot be written as CSP sources; 'self' covers them.
+        if host == "*" or host.startswith("["):
+            continue
+        names = [host[1:], f"*{host}"] if host.startswith(".") else [host]
+        sources += [f"{scheme}://{name}:*" for name in names]
+    return sources
+
+
+# Content-Security-Policy (django-csp): everything from this site only, and no inline script,
+# no eval, no inline style, so that injected markup cannot run or restyle anything. Templates
+# load their scripts from static/js (tests/security/test_csp.py checks that none is inline);
+# htmx runs with eval and its inline indicator styles off (the htmx-config meta in base.html).
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        # data: for the images that CSS and the API documentation page carry inline.
+        "img-src": ["'self'", "data:"],
+        "font-src": ["'self'"],
+        # The live tables' websockets ('self' covers ws:/wss: of this host in CSP 3 browsers).
+        "connect-src": ["'self'", *_websocket_sources(ALLOWED_HOSTS, secure=HTTPS)],
+        "object-src": ["'none'"],
+        "base-uri": ["'none'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    }
+}
+
 INSTALLED_APPS = [
     # Daphne's runserver serves the websockets of live tables; it must come before staticfiles.
     "daphne",
@@ -93,6 +147,8 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "channels",
+    # Its system checks catch settings of the pre-4.0 format, which it would silently ignore.
+    "csp",
     "core",
     "tournaments",
     "gameplay",
@@ -103,6 +159,8 @@ MIDDLEWARE = [
     # First, so every log line of a request, and its access line, carry the request id.
     "config.middleware.RequestIdMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    # The Content-Security-Policy header of every answer (CONTENT_SECURITY_POLICY below).
+    "csp.middleware.CSPMiddleware",
     # Static files from the app itself under ASGI, compressed and cached (no nginx needed).
     "servestatic.middleware.ServeStaticMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -143,6 +201,15 @@ DATABASES = {
         conn_health_checks=True,
     )
 }
+# SQLite lets one writer at a time in. Another process's write (a second web worker, a
+# management command) makes a request wait for the lock for up to `timeout` seconds instead of
+# failing at once; and every transaction takes the write lock when it begins (IMMEDIATE), because
+# one that began reading and then wants to write fails with "database is locked" at once, without
+# waiting at all. A lock still held after the wait is a 503 "busy" (config/database_errors.py).
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    _sqlite_options = DATABASES["default"].setdefault("OPTIONS", {})
+    _sqlite_options.setdefault("timeout", 20)
+    _sqlite_options.setdefault("transaction_mode", "IMMEDIATE")
 # Under the ASGI server every concurrent request runs its database work in a thread of its own,
 # and persistent connections would pile up per thread until PostgreSQL refuses clients. In
 # production each process therefore borrows connections from a pool of at most DB_POOL_MAX_SIZE
@@ -197,6 +264,12 @@ STORAGES = {
 SERVESTATIC_USE_FINDERS = DEBUG
 
 REST_FRAMEWORK = {
+    # The browsable API (HTML forms for every endpoint) only while developing; a server answers
+    # JSON alone, also to a browser.
+    "DEFAULT_RENDERER_CLASSES": [
+        "rest_framework.renderers.JSONRenderer",
+        *(["rest_framework.renderers.BrowsableAPIRenderer"] if DEBUG else []),
+    ],
     "DEFAULT_AUTHENTICATION_CLASSES": [
         # Token first: an anonymous API client then gets 401 with a WWW-Authenticate header.
         "rest_framework.authentication.TokenAuthentication",

@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 PROJECT_DIR = Path(__file__).resolve().parent.parent
 CONTROLLED_VARIABLES = {
     # Set by the browser tests' conftest for the whole run; a deployment never has it.
@@ -125,7 +127,7 @@ def test_production_without_secret_key_refuses_to_start():
 
 
 def test_production_without_allowed_hosts_refuses_to_start():
-    result = load_settings(DEBUG="0", SECRET_KEY="a-long-random-production-secret-value")
+    result = load_settings(DEBUG="0", SECRET_KEY=PRODUCTION_SECRET_KEY)
 
     assert result.returncode != 0
     assert "ImproperlyConfigured" in result.stderr
@@ -135,11 +137,46 @@ def test_production_without_allowed_hosts_refuses_to_start():
 def test_production_with_secret_key_and_allowed_hosts_starts():
     loaded = loaded_settings(
         DEBUG="0",
-        SECRET_KEY="a-long-random-production-secret-value",
+        SECRET_KEY=PRODUCTION_SECRET_KEY,
         ALLOWED_HOSTS="club.example,www.club.example",
     )
 
     assert loaded["debug"] is False
+
+
+@pytest.mark.parametrize(
+    "weak_key",
+    [
+        "x",
+        "a-long-random-production-secret-value",  # 37 characters
+        "ab" * 30,  # long, but two different characters
+        "django-insecure-" + secrets.token_urlsafe(50),  # what startproject writes
+    ],
+)
+def test_production_with_a_weak_secret_key_refuses_to_start_and_says_how_to_make_one(weak_key):
+    result = load_settings(DEBUG="0", SECRET_KEY=weak_key, ALLOWED_HOSTS="club.example")
+
+    assert result.returncode != 0
+    assert "ImproperlyConfigured" in result.stderr
+    assert "SECRET_KEY" in result.stderr
+    assert "at least 50 characters" in result.stderr
+    assert "secrets.token_urlsafe(50)" in result.stderr
+    # The refused key itself is never printed to the log.
+    if len(weak_key) > 1:
+        assert weak_key not in result.stderr
+
+
+def test_production_accepts_a_key_made_the_way_the_message_says():
+    key = subprocess.run(
+        [sys.executable, "-c", "import secrets; print(secrets.token_urlsafe(50))"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+
+    assert (
+        loaded_settings(DEBUG="0", SECRET_KEY=key, ALLOWED_HOSTS="club.example")["debug"] is False
+    )
 
 
 def test_unreadable_debug_value_refuses_to_start():
@@ -225,3 +262,95 @@ def test_log_format_can_be_chosen_and_an_unknown_one_refuses_to_start():
 
     assert result.returncode != 0
     assert "LOG_FORMAT" in result.stderr
+
+
+# A request through the whole middleware stack in a fresh interpreter (no database needed: the
+# API's root and its documentation read nothing from it).
+REQUEST_PROBE = """
+import json
+import sys
+import django
+django.setup()
+from django.test import Client
+host, path, accept = sys.argv[1:4]
+response = Client(HTTP_HOST=host).get(path, headers={"accept": accept}, secure=True)
+print(json.dumps({
+    "status": response.status_code,
+    "content_type": response["Content-Type"],
+    "body": response.content.decode()[:2000],
+    "policy": response.get("Content-Security-Policy", ""),
+}))
+"""
+BROWSER_ACCEPT = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"
+
+
+def request_in(path: str, *, host: str, accept: str = BROWSER_ACCEPT, **environment) -> dict:
+    result = run_python("-c", REQUEST_PROBE, host, path, accept, **environment)
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout.strip().splitlines()[-1])
+
+
+def production_request(path: str, accept: str = BROWSER_ACCEPT, **environment) -> dict:
+    environment = {"ALLOWED_HOSTS": "club.example", **environment}
+    return request_in(
+        path,
+        host="club.example",
+        accept=accept,
+        DEBUG="0",
+        SECRET_KEY=PRODUCTION_SECRET_KEY,
+        **environment,
+    )
+
+
+def test_production_api_answers_a_browser_with_json_not_the_browsable_api():
+    answer = production_request("/api/")
+
+    assert answer["status"] == 200
+    assert answer["content_type"] == "application/json"
+    assert json.loads(answer["body"])["tournaments"].endswith("/api/tournaments/")
+
+
+def test_production_api_refuses_to_render_html_on_request():
+    answer = production_request("/api/", accept="text/html")
+
+    assert answer["status"] == 406
+    assert answer["content_type"] == "application/json"
+    assert "<html" not in answer["body"]
+
+
+def test_development_keeps_the_browsable_api():
+    answer = request_in("/api/", host="localhost")
+
+    assert answer["status"] == 200
+    assert answer["content_type"].startswith("text/html")
+    assert "Django REST framework" in answer["body"]
+
+
+def test_production_answers_carry_the_content_security_policy():
+    # Pages need the collected static files (the image has them); the API's root does not.
+    answer = production_request("/api/")
+
+    assert answer["status"] == 200
+    assert "script-src 'self';" in answer["policy"] + ";"
+    assert "unsafe" not in answer["policy"]
+
+
+def policy_sources(policy: str, directive: str) -> list[str]:
+    for part in policy.split(";"):
+        name, *sources = part.split()
+        if name == directive:
+            return sources
+    raise AssertionError(f"no {directive} in {policy!r}")
+
+
+def test_the_policy_lets_live_tables_open_websockets_to_the_sites_own_hosts():
+    behind_https = production_request("/api/", ALLOWED_HOSTS="club.example,.club.org")
+    club_lan = production_request("/api/", ALLOWED_HOSTS="club.example,*,[::1]", HTTPS="0")
+
+    assert policy_sources(behind_https["policy"], "connect-src") == [
+        "'self'",
+        "wss://club.example:*",
+        "wss://club.org:*",
+        "wss://*.club.org:*",
+    ]
+    assert policy_sources(club_lan["policy"], "connect-src") == ["'self'", "ws://club.example:*"]

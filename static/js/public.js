@@ -157,6 +157,21 @@
     });
   }
 
+  // ------------------------------------------------------------------ live standings
+  // A block marked data-poll-while-visible asks for news only while its tab is shown: hidden
+  // phones and background tabs cost the server nothing. (htmx's "[...]" trigger filter would
+  // do this with eval, which the Content-Security-Policy forbids.)
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var element = event.detail && event.detail.elt;
+    if (
+      element &&
+      element.hasAttribute("data-poll-while-visible") &&
+      document.visibilityState !== "visible"
+    ) {
+      event.preventDefault();
+    }
+  });
+
   // ------------------------------------------------------------------ find a player
   function startFindPlayer() {
     const box = document.querySelector("[data-find-player]");
