@@ -6,9 +6,27 @@ BIN := $(VENV)/bin
 # Touched after a successful install, so dependencies are reinstalled only when
 # pyproject.toml changes (or the virtual environment is deleted).
 INSTALLED := $(VENV)/.installed
+CHROMIUM ?= /usr/bin/chromium
+
+# $(call debian_tool,COMMAND,PACKAGE): install the Debian package when COMMAND is missing and
+# this runs as root with apt-get; otherwise stop with one line naming the command to run.
+define debian_tool
+if ! command -v $(1) >/dev/null 2>&1; then \
+	if [ "$$(id -u 2>/dev/null)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+		echo "Installing Debian's $(2) (needed for $(1))"; \
+		DEBIAN_FRONTEND=noninteractive apt-get update -qq >/dev/null \
+		&& DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(2) >/dev/null \
+		|| { echo "Could not install $(2): run 'sudo apt-get install $(2)'" >&2; exit 2; }; \
+		command -v $(1) >/dev/null 2>&1 \
+		|| { echo "$(1) is still missing after installing $(2)" >&2; exit 2; }; \
+	else \
+		echo "$(1) is missing: run 'sudo apt-get install $(2)', then make again" >&2; exit 2; \
+	fi; \
+fi
+endef
 
 .DEFAULT_GOAL := help
-.PHONY: help venv messages translations run test test-pg lint fmt bench clean
+.PHONY: help venv messages browser translations run test test-pg lint fmt bench clean
 
 help:
 	@echo "make run      set up .venv, migrate, load demo data, serve on http://127.0.0.1:8000/"
@@ -31,9 +49,14 @@ $(INSTALLED): pyproject.toml | $(BIN)/python
 
 venv: $(INSTALLED)
 
-# Compiled translations are build products, never committed.
+# Compiled translations are build products, never committed. GNU gettext's msgfmt compiles them.
 messages: $(INSTALLED)
+	@$(call debian_tool,msgfmt,gettext)
 	$(BIN)/python manage.py compilemessages --ignore=.venv -v0
+
+# The browser tests drive Debian's Chromium (Playwright never downloads a browser here).
+browser:
+	@$(call debian_tool,$(CHROMIUM),chromium)
 
 # Extracts the strings again; then translate the new and fuzzy entries (make test checks them).
 translations: $(INSTALLED)
@@ -53,11 +76,11 @@ fmt: $(INSTALLED)
 	$(BIN)/ruff format .
 	$(BIN)/ruff check --fix .
 
-test: lint messages
+test: lint messages browser
 	$(BIN)/python manage.py makemigrations --check --dry-run
 	$(BIN)/pytest
 
-test-pg: messages
+test-pg: messages browser
 	@case "$$DATABASE_URL" in \
 		postgres://*|postgresql://*) ;; \
 		*) echo "make test-pg needs DATABASE_URL=postgres://..." >&2; exit 2 ;; \

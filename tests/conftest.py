@@ -76,6 +76,23 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     # Sync Playwright leaves its event loop marked running until the session ends, which breaks
     # any asyncio test that runs after a browser test; so browser tests go last.
     items.sort(key=lambda item: item.get_closest_marker("e2e") is not None)
+    _require_the_browser(items)
+
+
+def _require_the_browser(items: list[pytest.Item]) -> None:
+    """Browser tests without a browser stop the run at once, with one line saying what to do
+    (`make test` installs it first where it can; see the Makefile's `browser` target)."""
+    import os
+
+    if not any(item.get_closest_marker("e2e") for item in items):
+        return
+    chromium = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+    if not os.access(chromium, os.X_OK):
+        pytest.exit(
+            f"The browser tests need Chromium at {chromium}: install it with "
+            "`apt-get install chromium` (as root), or set CHROMIUM to its path.",
+            returncode=pytest.ExitCode.USAGE_ERROR,
+        )
 
 
 def pytest_runtest_logreport(report: pytest.TestReport) -> None:
