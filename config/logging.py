@@ -2,6 +2,7 @@
 
 import json
 import logging
+import re
 from contextvars import ContextVar
 from datetime import UTC, datetime
 
@@ -25,6 +26,33 @@ class RequestIdFilter(logging.Filter):
 
     def filter(self, record: logging.LogRecord) -> bool:
         record.request_id = request_id.get() or NO_REQUEST
+        return True
+
+
+# A personal link's token signs its player in (scoring/urls.py: /me/link/<token>/); whoever
+# reads a log must not be able to do the same. Any line or value with such a path shows "…".
+_SECRET_PATH = re.compile(r"(/me/link/)[^/\s'\"?#]+")
+
+
+def redact(text: str) -> str:
+    return _SECRET_PATH.sub(r"\1…", text)
+
+
+class SecretPathFilter(logging.Filter):
+    """Takes the tokens of personal links out of every record: its message and its extras (the
+    access line's path, the request Django attaches to its warnings)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        if _SECRET_PATH.search(message):
+            record.msg, record.args = redact(message), ()
+        for key, value in list(vars(record).items()):
+            if key in _NOT_EXTRA:
+                continue
+            if isinstance(value, str):
+                setattr(record, key, redact(value))
+            elif hasattr(value, "META") and hasattr(value, "path"):  # an HttpRequest
+                setattr(record, key, redact(str(value)))
         return True
 
 

@@ -393,6 +393,8 @@ LOGGING = {
     "filters": {
         # Every line logged during a request (or a Celery task) carries its id.
         "request_id": {"()": "config.logging.RequestIdFilter"},
+        # Personal links' tokens never reach a log.
+        "secret_paths": {"()": "config.logging.SecretPathFilter"},
     },
     "formatters": {
         "text": {"format": "{asctime} {levelname} {name} [{request_id}] {message}", "style": "{"},
@@ -402,7 +404,7 @@ LOGGING = {
         "console": {
             "class": "logging.StreamHandler",
             "formatter": LOG_FORMAT,
-            "filters": ["request_id"],
+            "filters": ["request_id", "secret_paths"],
         },
     },
     "root": {"handlers": ["console"], "level": LOG_LEVEL},

@@ -40,10 +40,15 @@ from tournaments.selectors import can_view_tournament, player_of
 
 # ----------------------------------------------------------------------------- signing in, /me/
 @never_cache
-@require_safe
+@require_http_methods(["GET", "HEAD", "POST"])
 def personal_link(request: HttpRequest, token: str) -> HttpResponse:
-    """A director's personal link: sign the player in without a password and go to /me/."""
+    """A director's personal link: a page that signs the player in (on a POST from itself, so
+    that no other site can sign a visitor in as somebody else) and goes on to /me/."""
     try:
+        if request.method != "POST":
+            registration = tournament_services.personal_link_registration(token=token)
+            context = {"player": registration.player, "tournament": registration.tournament}
+            return render(request, "player/link_sign_in.html", context)
         user = tournament_services.player_login_from_link(token=token)
     except ValidationError as error:
         return render(request, "player/link_invalid.html", {"errors": error.messages}, status=400)

@@ -233,3 +233,53 @@ def test_celery_task_lines_carry_the_task_id_and_inline_tasks_keep_the_request_i
         assert request_id.get() == "request-9"
     finally:
         request_id.reset(token)
+
+
+@contextmanager
+def console_output():
+    """What the configured console handler (settings.LOGGING, with its filters) writes."""
+    (handler,) = [h for h in logging.getLogger("django").handlers if h.get_name() == "console"]
+    stream = io.StringIO()
+    previous = handler.setStream(stream)
+    access = logging.getLogger("config.access")
+    level = access.level
+    access.setLevel(logging.INFO)
+    try:
+        yield stream
+    finally:
+        handler.setStream(previous)
+        access.setLevel(level)
+
+
+def test_no_log_line_holds_a_personal_links_token(client, django_user_model):
+    from tests.factories import RegistrationFactory
+    from tournaments.selectors import player_personal_link
+
+    link = player_personal_link(RegistrationFactory())
+    token = link.split("/")[-2]
+
+    with console_output() as output:
+        client.get(link)  # the sign-in page: an access line
+        client.post(link.replace(token, token[:-1] + "x"))  # a bad link: Django's warning too
+        logging.getLogger("tests.anything").warning("opened %s", link)
+
+    text = output.getvalue()
+    assert "/me/link/…/" in text and "Bad Request" in text
+    assert token not in text and token.split(":")[-1] not in text
+
+
+def test_the_json_lines_hide_the_token_in_their_fields_too():
+    from config.logging import SecretPathFilter
+
+    record = logging.LogRecord(
+        "config.access", logging.INFO, "", 0, "GET %s", ("/me/link/ab:cd/",), None
+    )
+    record.path = "/me/link/ab:cd/"
+    record.request = RequestFactory().get("/me/link/ab:cd/")
+    RequestIdFilter().filter(record)
+    SecretPathFilter().filter(record)
+
+    line = json.loads(JsonFormatter().format(record))
+
+    assert line["message"] == "GET /me/link/…/" and line["path"] == "/me/link/…/"
+    assert "ab:cd" not in json.dumps(line)

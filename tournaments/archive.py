@@ -122,6 +122,11 @@ def tournament_export(*, tournament: Tournament) -> dict[str, Any]:
     }
 
 
+# Columns that are not part of what a tournament is. A personal link signs its registration's
+# id, which an import makes anew: links printed for the original never open the copy.
+NOT_ARCHIVED = {(Registration, "personal_link_version")}
+
+
 def _own(model: type[models.Model]) -> list[str]:
     """A model's own values: its columns but the id and the links to other rows.
 
@@ -130,7 +135,9 @@ def _own(model: type[models.Model]) -> list[str]:
     return [
         column.name
         for column in model._meta.concrete_fields
-        if not column.primary_key and not column.is_relation
+        if not column.primary_key
+        and not column.is_relation
+        and (model, column.name) not in NOT_ARCHIVED
     ]
 
 

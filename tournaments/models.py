@@ -173,6 +173,9 @@ class Registration(models.Model):
         _("withdrawn after round"), null=True, blank=True
     )
     created_at = models.DateTimeField(_("registered"), auto_now_add=True)
+    # Signed into the player's personal link for this tournament; the director's "new link"
+    # raises it, and every link printed before stops signing in.
+    personal_link_version = models.PositiveIntegerField(_("personal link version"), default=1)
 
     class Meta:
         ordering = ["tournament", "start_number"]

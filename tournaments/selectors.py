@@ -193,35 +193,47 @@ def repeat_meetings_by_table(round_: Round) -> dict[int, int]:
 
 
 # ----------------------------------------------------------------------------- personal links
-# A personal link carries the player id signed with SECRET_KEY and this salt; it signs the player
-# in without a password until it expires. Changing the salt revokes every link handed out.
-PERSONAL_LINK_SALT = "tournaments.player-personal-link"
-PERSONAL_LINK_MAX_AGE = datetime.timedelta(days=365)
+# A personal link carries a registration's id and link version, signed with SECRET_KEY and this
+# salt. It signs its player in without a password while the registration is active and its
+# tournament is not finished (`tournaments.services.player_login_from_link` says why not), and
+# for at most PERSONAL_LINK_MAX_AGE. The director's "new link" revokes the ones printed before;
+# changing the salt revokes every link handed out.
+PERSONAL_LINK_SALT = "tournaments.registration-personal-link"
+PERSONAL_LINK_MAX_AGE = datetime.timedelta(days=30)
 
 
-def player_personal_link(player: Player | Registration) -> str:
-    """The path (no host) of the link that signs this player in without a password.
+def player_personal_link(registration: Registration) -> str:
+    """The path (no host) of the link that signs this registration's player in.
 
-    For the director's pages: anyone who holds the link acts as the player for a year, so show it
-    only to directors of the player's club (`is_director`). Use `request.build_absolute_uri(path)`
-    for a printed or QR-coded link. Opening it logs in the player's own login (created without a
-    password if the player has none) and leads to the player's page, /me/.
+    For the director's pages: anyone who holds the link acts as the player until the tournament
+    is over, so show it only to directors of the player's club (`is_director`). Use
+    `request.build_absolute_uri(path)` for a printed or QR-coded link. Opening it shows a page
+    that signs in the player's own login (created without a password if he has none) and leads
+    to the player's page, /me/.
     """
-    player_id = player.player_id if isinstance(player, Registration) else player.pk
-    token = signing.TimestampSigner(salt=PERSONAL_LINK_SALT).sign(str(player_id))
+    value = f"{registration.pk}.{registration.personal_link_version}"
+    token = signing.TimestampSigner(salt=PERSONAL_LINK_SALT).sign(value)
     return reverse("player-link", kwargs={"token": token})
 
 
-def player_from_personal_link(token: str) -> Player | None:
-    """The player a personal link was made for; None if it is tampered with or expired."""
+def registration_from_personal_link(token: str) -> Registration | None:
+    """The registration a personal link was made for, if it is its current link; None if it
+    is tampered with, expired or replaced by a newer one."""
     signer = signing.TimestampSigner(salt=PERSONAL_LINK_SALT)
     try:
         value = signer.unsign(token, max_age=PERSONAL_LINK_MAX_AGE)
     except signing.BadSignature:  # SignatureExpired is a BadSignature too
         return None
-    if not value.isdigit():
+    registration_id, _dot, version = value.partition(".")
+    if not (registration_id.isascii() and registration_id.isdigit()):
         return None
-    return Player.objects.select_related("user").filter(pk=int(value)).first()
+    if not (version.isascii() and version.isdigit()):
+        return None
+    return (
+        Registration.objects.select_related("player__user", "tournament")
+        .filter(pk=int(registration_id), personal_link_version=int(version))
+        .first()
+    )
 
 
 # ----------------------------------------------------------------------------- public pages

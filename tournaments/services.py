@@ -36,7 +36,7 @@ from tournaments.models import (
 from tournaments.selectors import (
     is_director,
     latest_round,
-    player_from_personal_link,
+    registration_from_personal_link,
     registrations_playing,
     seating_history,
 )
@@ -637,20 +637,40 @@ def registration_create_from_names(
 
 
 # ----------------------------------------------------------------------------- personal links
+def personal_link_registration(*, token: str) -> Registration:
+    """The registration whose player a personal link signs in, or ValidationError saying why it
+    no longer does: tampered with, expired or replaced, the player withdrawn, the tournament over.
+    """
+    registration = registration_from_personal_link(token)
+    if registration is None:
+        raise ValidationError(
+            _("This personal link is not valid or has expired. Ask the director for a new one.")
+        )
+    if registration.tournament.status == Tournament.Status.FINISHED:
+        raise ValidationError(_("The tournament is over, so its personal links no longer sign in."))
+    if registration.status != Registration.Status.ACTIVE:
+        raise ValidationError(
+            _("You are withdrawn from this tournament, so this link no longer signs in.")
+        )
+    return registration
+
+
 @transaction.atomic
 def player_login_from_link(*, token: str) -> User:
     """The login a personal link signs in (see `selectors.player_personal_link`).
 
-    The signed link is the authority here, so there is no actor. A player without a login gets
-    one without a password, linked to him. Links never sign in a director or an administrator:
-    a lost piece of paper must not open the management pages.
+    The signed link is the authority here, so there is no actor. It signs in only while its
+    registration is active and the tournament is not finished: a card left on a table after the
+    evening, or kept by a player who withdrew, opens nothing. A player without a login gets one
+    without a password, linked to him. Links never sign in a director or an administrator: a
+    lost piece of paper must not open the management pages.
     """
-    player = player_from_personal_link(token)
-    if player is None:
-        raise ValidationError(
-            _("This personal link is not valid or has expired. Ask the director for a new one.")
-        )
-    player = Player.objects.select_for_update(of=("self",)).select_related("user").get(pk=player.pk)
+    registration = personal_link_registration(token=token)
+    player = (
+        Player.objects.select_for_update(of=("self",))
+        .select_related("user")
+        .get(pk=registration.player_id)
+    )
     user = player.user
     if user is None:
         return _player_login_create(player)
@@ -661,6 +681,22 @@ def player_login_from_link(*, token: str) -> User:
             _("A personal link cannot sign in a director. Sign in with your password instead.")
         )
     return user
+
+
+@transaction.atomic
+def personal_link_renew(*, actor: User, registration: Registration) -> Registration:
+    """A new personal link for the registration's player; the links handed out before it stop
+    signing in (a card was lost, or picked up by someone else)."""
+    registration = (
+        Registration.objects.select_for_update(of=("self",))
+        .select_related("tournament")
+        .get(pk=registration.pk)
+    )
+    _require_director(actor, registration.tournament.club_id)
+    registration.personal_link_version = F("personal_link_version") + 1
+    registration.save(update_fields=["personal_link_version"])
+    registration.refresh_from_db(fields=["personal_link_version"])
+    return registration
 
 
 @transaction.atomic

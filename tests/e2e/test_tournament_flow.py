@@ -77,7 +77,8 @@ def director_sets_up_round_one(page, base_url: str, screenshot, language: str) -
 
 
 def sign_in_by_personal_link(page, base_url: str, player: Player) -> None:
-    page.goto(base_url + player_personal_link(player))
+    page.goto(base_url + player_personal_link(player.registrations.get()))
+    page.click("main form button[type=submit]")
     expect(page).to_have_url(re.compile(r"/me/$"))
 
 

@@ -160,10 +160,12 @@ class PlayerClient(_Browser):
     def __init__(self, base_url: str, user_id: int, *, secret_key: str) -> None:
         super().__init__(base_url)
         player = Player.objects.get(user_id=user_id)
+        registration = player.registrations.order_by("-pk").first()
         # The link is signed with the server's key, as the director's printed cards would be.
         with override_settings(SECRET_KEY=secret_key):
-            link = selectors.player_personal_link(player)
-        response = self.get(link)
+            link = selectors.player_personal_link(registration)
+        # The link's page signs in when its button is pressed (a form with the CSRF token).
+        response = self.post_form(link, {})
         assert response.status_code == 200 and "sessionid" in self.http.cookies, response.url
 
     def state(self, game_id: int) -> dict:

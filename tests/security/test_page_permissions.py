@@ -173,7 +173,7 @@ PAGES: dict[str, Page] = {
     "live-deal-replay": Page(named("live-deal-replay", "live_game", 1), (404,) * 4, NO_POST),
     # ------------------------------------------------------------------ player's pages
     "player-home": Page(named("player-home"), SIGNED_IN, (LOGIN, 405, 405, 405)),
-    "player-link": Page(with_text("player-link", "bogus-token"), (400,) * 4, NO_POST),
+    "player-link": Page(with_text("player-link", "bogus-token"), (400,) * 4, (400,) * 4),
     "table-sheet": Page(
         named("table-sheet", "waiting_table"), (LOGIN, 200, 403, 200), (LOGIN, 400, 403, 400)
     ),

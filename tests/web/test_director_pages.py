@@ -350,8 +350,8 @@ def test_player_cards_carry_each_active_players_personal_link(desk, director, cl
 
     assert cards.count("<svg") == 2
     tokens = re.findall(r"http://testserver/me/link/([^/\s<]+)/", cards)
-    players = {selectors.player_from_personal_link(token) for token in tokens}
-    assert players == {registration.player for registration in registrations[:2]}
+    linked = {selectors.registration_from_personal_link(token) for token in tokens}
+    assert linked == set(registrations[:2])
     assert registrations[2].player.name not in cards
 
 

@@ -1,11 +1,13 @@
 """The player's pages: personal link, my table, score-sheet entry with checks, confirm, dispute."""
 
 import datetime
+import re
 import time
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.core.exceptions import ValidationError
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.test import Client
 from django.urls import reverse
 from django.utils.html import escape
 
@@ -15,7 +17,7 @@ from scoring.selectors import table_role
 from tests.factories import ClubFactory, PlayerFactory, UserFactory, game_sheet
 from tournaments import services
 from tournaments.models import Player, Tournament
-from tournaments.selectors import player_from_personal_link, player_personal_link
+from tournaments.selectors import player_personal_link, registration_from_personal_link
 
 pytestmark = pytest.mark.django_db
 
@@ -115,27 +117,87 @@ def test_anonymous_visitors_are_sent_to_sign_in(client, table):
         assert response["Location"].startswith(reverse("login") + "?next=")
 
 
-def test_a_personal_link_signs_in_a_player_without_a_login_and_opens_his_page(client, tournament):
-    registration = tournament.registrations.get(start_number=1)
+def sign_in_by_link(client, link: str):
+    """Open the personal link and press its button, as a player with the card would."""
+    shown = client.get(link)
+    assert shown.status_code == 200, shown.content[:300]
+    assert "_auth_user_id" not in client.session  # opening the link alone signs nobody in
+    return client.post(link)
+
+
+def test_a_personal_link_signs_in_a_player_without_a_login_and_opens_his_page(
+    client, tournament, director
+):
     player = PlayerFactory(club=tournament.club, name="Newcomer Nina")
+    registration = services.registration_create(
+        actor=director, tournament=tournament, player=player
+    )
     assert player.user is None
 
-    response = client.get(player_personal_link(player))
+    shown = client.get(player_personal_link(registration))
+    assert "Newcomer Nina" in shown.content.decode() and 'method="post"' in shown.content.decode()
+    response = client.post(player_personal_link(registration))
 
     assert response.status_code == 302 and response["Location"] == reverse("player-home")
     player.refresh_from_db()
     assert player.user is not None and not player.user.has_usable_password()
     page = client.get(reverse("player-home")).content.decode()
     assert "Newcomer Nina" in page
-    # A registration's link is its player's link.
-    assert player_personal_link(registration) == player_personal_link(registration.player)
+
+
+def test_a_personal_link_signs_in_only_on_a_post_from_its_own_page(tournament):
+    link = player_personal_link(tournament.registrations.get(start_number=1))
+    client = Client(enforce_csrf_checks=True)
+
+    forged = client.post(link)  # another site's form: no CSRF token
+
+    assert forged.status_code == 403
+    assert "_auth_user_id" not in client.session
+    page = client.get(link).content.decode()
+    csrf = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page).group(1)
+    assert client.post(link, {"csrfmiddlewaretoken": csrf}).status_code == 302
+    assert "_auth_user_id" in client.session
+
+
+def test_a_new_link_revokes_the_old_one(client, tournament, director):
+    registration = tournament.registrations.get(start_number=1)
+    old = player_personal_link(registration)
+
+    renewed = services.personal_link_renew(actor=director, registration=registration)
+
+    assert client.get(old).status_code == 400
+    assert client.post(old).status_code == 400 and "_auth_user_id" not in client.session
+    assert sign_in_by_link(client, player_personal_link(renewed)).status_code == 302
+
+
+def test_a_link_stops_signing_in_after_withdrawal_and_after_the_tournament(
+    client, tournament, director
+):
+    first, second = tournament.registrations.order_by("start_number")[:2]
+    services.registration_withdraw(actor=director, registration=first)
+
+    withdrawn = client.post(player_personal_link(first))
+
+    assert withdrawn.status_code == 400 and "withdrawn" in withdrawn.content.decode()
+    Tournament.objects.filter(pk=tournament.pk).update(status=Tournament.Status.FINISHED)
+    over = client.post(player_personal_link(second))
+    assert over.status_code == 400 and "tournament is over" in over.content.decode()
+    assert "_auth_user_id" not in client.session
+
+
+def test_only_a_director_of_the_club_makes_a_new_link(tournament, director):
+    registration = tournament.registrations.get(start_number=1)
+
+    with pytest.raises(PermissionDenied):
+        services.personal_link_renew(actor=UserFactory(), registration=registration)
 
 
 def test_a_personal_link_signs_in_the_players_own_login(client, table):
     seat = table.seats.get(position=2)
     player = seat.registration.player
 
-    response = client.get(player_personal_link(seat.registration), follow=True)
+    response = sign_in_by_link(client, player_personal_link(seat.registration))
+    response = client.get(response["Location"])
 
     assert response.status_code == 200
     assert response.context["user"] == player.user
@@ -177,8 +239,11 @@ def test_an_expired_personal_link_fails_cleanly(client, table, monkeypatch):
 
 def test_a_personal_link_never_signs_in_a_director(client, tournament, director):
     player = PlayerFactory(club=tournament.club, user=director)
+    registration = services.registration_create(
+        actor=director, tournament=tournament, player=player
+    )
 
-    response = client.get(player_personal_link(player))
+    response = client.post(player_personal_link(registration))
 
     assert response.status_code == 400
     assert "cannot sign in a director" in response.content.decode()
@@ -186,12 +251,13 @@ def test_a_personal_link_never_signs_in_a_director(client, tournament, director)
 
 
 def test_the_personal_link_selector_reads_back_only_its_own_links(table):
-    player = table.seats.get(position=0).registration.player
-    token = player_personal_link(player).split("/")[-2]
+    registration = table.seats.get(position=0).registration
+    token = player_personal_link(registration).split("/")[-2]
 
-    assert player_from_personal_link(token) == player
-    assert player_from_personal_link(token + "x") is None
-    assert player_from_personal_link("") is None
+    assert registration_from_personal_link(token) == registration
+    assert registration_from_personal_link(token + "x") is None
+    assert registration_from_personal_link("") is None
+    assert registration_from_personal_link("٣.1") is None
 
 
 # ----------------------------------------------------------------------------- /me/
@@ -528,8 +594,11 @@ def test_table_role_says_who_may_enter_a_tables_result(table, other_table, direc
 def test_a_new_login_for_a_link_never_takes_an_existing_user_name(client, tournament):
     player = PlayerFactory(club=tournament.club)
     UserFactory(username=f"player-{player.pk}")
+    registration = services.registration_create(
+        actor=tournament.club.directors.first(), tournament=tournament, player=player
+    )
 
-    user = services.player_login_from_link(token=player_personal_link(player).split("/")[-2])
+    user = services.player_login_from_link(token=player_personal_link(registration).split("/")[-2])
 
     assert user.username.startswith(f"player-{player.pk}-")
     assert Player.objects.get(pk=player.pk).user == user
