@@ -10,6 +10,9 @@ from django.contrib import admin, messages
 from django.contrib.admin import widgets
 from django.contrib.admin.exceptions import NotRegistered
 from django.contrib.admin.utils import get_fields_from_path
+from django.contrib.auth import get_user_model
+from django.contrib.auth.admin import GroupAdmin, UserAdmin
+from django.contrib.auth.models import Group
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
@@ -64,8 +67,16 @@ class ClubScoped:
         return records.filter(self.club_scope(request))
 
     def get_field_queryset(self, db, db_field, request):
+        related = db_field.remote_field.model
+        if related is get_user_model() and not request.user.is_superuser:
+            # Logins are people's own: a director may pick his own or one of his players', never
+            # another login of the site (a player's personal link would then sign in as it).
+            clubs = directed_club_ids(request.user)
+            return related.objects.using(db).filter(
+                Q(pk=request.user.pk) | Q(player__club__in=clubs)
+            )
         try:
-            model_admin = self.admin_site.get_model_admin(db_field.remote_field.model)
+            model_admin = self.admin_site.get_model_admin(related)
         except NotRegistered:
             model_admin = None
         if isinstance(model_admin, ClubScoped):
@@ -125,7 +136,39 @@ class PlayerAdmin(ClubScopedAdmin):
     list_display = ["name", "club", "user", "created_at"]
     list_filter = ["club"]
     search_fields = ["name", "user__username"]
-    autocomplete_fields = ["user"]
+    # A select of the logins he may link (ClubScoped), not the site-wide login search.
+
+
+class SuperusersOnly:
+    """Logins and groups are the site's, not a club's: only superusers see or change them, so a
+    staff director can neither read every username nor give himself more rights."""
+
+    def has_module_permission(self, request) -> bool:
+        return request.user.is_active and request.user.is_superuser
+
+    def has_view_permission(self, request, obj=None) -> bool:
+        return request.user.is_active and request.user.is_superuser
+
+    has_add_permission = has_module_permission
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return request.user.is_active and request.user.is_superuser
+
+    has_delete_permission = has_change_permission
+
+
+class SiteUserAdmin(SuperusersOnly, UserAdmin):
+    pass
+
+
+class SiteGroupAdmin(SuperusersOnly, GroupAdmin):
+    pass
+
+
+admin.site.unregister(get_user_model())
+admin.site.register(get_user_model(), SiteUserAdmin)
+admin.site.unregister(Group)
+admin.site.register(Group, SiteGroupAdmin)
 
 
 class RegistrationInline(ClubScopedInline):

@@ -543,3 +543,39 @@ def test_a_club_with_no_director_rights_offers_nothing(world, home):
     html = client.get(url(Tournament, "add")).content.decode()
     assert f'<option value="{world.club.pk}"' not in html
     assert f'<option value="{home.club.pk}"' not in html
+
+
+# --------------------------------------------------------------------------- logins
+def test_a_staff_director_neither_reads_nor_changes_the_sites_logins(world, b_admin):
+    director = world.other_director
+
+    for path in (
+        reverse("admin:auth_user_changelist"),
+        reverse("admin:auth_user_change", args=[director.pk]),
+        reverse("admin:auth_group_changelist"),
+    ):
+        assert b_admin.get(path).status_code == 403, path
+    index = b_admin.get(reverse("admin:index")).content.decode()
+    assert world.director.username not in index and "auth/user" not in index
+
+    b_admin.post(
+        reverse("admin:auth_user_change", args=[director.pk]),
+        {"username": director.username, "is_superuser": "on", "is_staff": "on"},
+    )
+    director.refresh_from_db()
+    assert not director.is_superuser
+
+
+def test_a_player_can_be_linked_only_to_his_own_or_his_players_logins(world, home, b_admin):
+    stranger = UserFactory(username="login-of-nobody")
+    page = b_admin.get(url(Player, "add")).content.decode()
+    assert "login-of-nobody" not in page and world.director.username not in page
+    data = {"name": "Taken Over", "club": str(home.club.pk)}
+
+    refused = b_admin.post(url(Player, "add"), data | {"user": str(stranger.pk)})
+
+    assert "user" in form_errors(refused)
+    assert not Player.objects.filter(user=stranger).exists()
+    own = b_admin.post(url(Player, "add"), data | {"user": str(world.other_director.pk)})
+    assert own.status_code == 302
+    assert Player.objects.get(name="Taken Over").user == world.other_director
