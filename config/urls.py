@@ -1,6 +1,7 @@
 """URL routes of the whole site."""
 
 from django.contrib import admin
+from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
 from config import views
@@ -15,7 +16,19 @@ urlpatterns = [
     path("api/", include("config.api_urls")),
     # Before Django's own sign-in route, which it replaces: failed attempts are limited.
     path("accounts/login/", RateLimitedLoginView.as_view(), name="login"),
-    path("accounts/", include("django.contrib.auth.urls")),
+    # Django's sign-out and password change; not its password reset, which e-mails a link and
+    # this site sends no e-mail (a reset asked for would fail with a server error).
+    path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path(
+        "accounts/password_change/",
+        auth_views.PasswordChangeView.as_view(),
+        name="password_change",
+    ),
+    path(
+        "accounts/password_change/done/",
+        auth_views.PasswordChangeDoneView.as_view(),
+        name="password_change_done",
+    ),
     path("i18n/", include("django.conf.urls.i18n")),
     path("manage/", include("tournaments.urls_director")),
     path("", include("gameplay.urls")),

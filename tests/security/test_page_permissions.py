@@ -76,12 +76,6 @@ PAGES: dict[str, Page] = {
     "logout": Page(named("logout"), NO_POST, (MOVED,) * 4),
     "password_change": Page(named("password_change"), SIGNED_IN, SIGNED_IN),
     "password_change_done": Page(named("password_change_done"), SIGNED_IN, (LOGIN, 405, 405, 405)),
-    "password_reset": Page(named("password_reset"), EVERYONE, EVERYONE),
-    "password_reset_done": Page(named("password_reset_done"), **PUBLIC),
-    "password_reset_confirm": Page(
-        with_text("password_reset_confirm", "bogus", "bogus-token"), EVERYONE, EVERYONE
-    ),
-    "password_reset_complete": Page(named("password_reset_complete"), **PUBLIC),
     # ------------------------------------------------------------------ director's pages
     "director-home": Page(named("director-home"), (LOGIN, 403, 200, 200), GET_ONLY_FOR_DIRECTOR),
     # Another club's director creates tournaments of his own club here.
