@@ -1,9 +1,15 @@
-"""REST API of table results (submit, confirm, dispute, audit trail) and standings."""
+"""REST API of table results (submit, confirm, dispute, audit trail) and standings.
+
+Who may write a table's result is checked before the request's data is read, so that someone who
+may not learns nothing from the validation messages; the services check again.
+"""
 
 from django.http import Http404
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
+from rest_framework.exceptions import PermissionDenied
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -31,6 +37,18 @@ def _visible_table(request: Request, table_id: int) -> Table:
     return table
 
 
+def _is_insider(request: Request, table: Table) -> bool:
+    """A director of the club or a player at the table: who may write the table's result."""
+    return is_director(request.user, table.round.tournament.club_id) or (
+        seat_of_user(request.user, table) is not None
+    )
+
+
+def _require_insider(request: Request, table: Table) -> None:
+    if not _is_insider(request, table):
+        raise PermissionDenied(_("Only a player at this table or a director may do this."))
+
+
 class TableResultsView(APIView):
     throttle_scope = "results"
     write_error_statuses = ("409",)  # a submission on an old version
@@ -46,9 +64,7 @@ class TableResultsView(APIView):
         result = selectors.table_result(table)
         if result is None:
             raise Http404
-        insider = is_director(request.user, table.round.tournament.club_id) or (
-            seat_of_user(request.user, table) is not None
-        )
+        insider = _is_insider(request, table)
         versions = selectors.result_history(table) if insider else []
         context = {"versions": versions, "public": not insider}
         return Response(TableResultSerializer(result, context=context).data)
@@ -57,6 +73,7 @@ class TableResultsView(APIView):
     def post(self, request: Request, table_id: int) -> Response:
         """Submit a score sheet (a new version), given the version you saw (0 for none)."""
         table = _visible_table(request, table_id)
+        _require_insider(request, table)
         data = SubmitSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         version = services.result_submit(actor=request.user, table=table, **data.validated_data)
@@ -79,6 +96,7 @@ class DisputeResultView(APIView):
     @extend_schema(request=DisputeSerializer, responses=ResultVersionSerializer)
     def post(self, request: Request, table_id: int, number: int) -> Response:
         table = _visible_table(request, table_id)
+        _require_insider(request, table)
         data = DisputeSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         version = services.result_dispute(

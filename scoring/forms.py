@@ -147,6 +147,7 @@ def initial_deal_rows(*, players: int, sheet: dict[str, Any] | None, rows: int) 
 class SheetSubmitForm(forms.Form):
     """What comes with every sheet: the version the player saw, and how the sheet is entered."""
 
+    # Only compared with the table's current version: any other number is a conflict.
     version = forms.IntegerField(min_value=0)
     mode = forms.ChoiceField(choices=[("deals", "deals"), ("totals", "totals")], required=False)
 

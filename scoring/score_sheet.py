@@ -40,6 +40,9 @@ DECK_CARD_POINTS = 120
 MAX_HELD_BID = DECK_CARD_POINTS + sum(sorted(MARRIAGE_VALUE)[1:])
 MAX_CONTRACT = ABSOLUTE_MAX_BID
 MAX_DEFENDER_POINTS = DECK_CARD_POINTS + sum(MARRIAGE_VALUE)
+# No game's total comes near a million (the highest target is 100,000), so a total beyond it is
+# a typing mistake or a forgery. The entry forms bound every number typed into a sheet by it too.
+MAX_TOTAL = 1_000_000
 
 _ROW_FIELDS = frozenset({"dealer", "declarer", "bid", "contract", "outcome", "forced", "scores"})
 _REQUIRED_ROW_FIELDS = ("dealer", "declarer", "bid", "outcome", "scores")
@@ -706,6 +709,13 @@ def _validate_totals(
     totals = tuple(totals)
     errors = [
         Message(
+            _("seat %(seat)s's total must be from %(least)s to %(most)s"),
+            seat=_seat(seat),
+            least=-MAX_TOTAL,
+            most=MAX_TOTAL,
+        )
+        if abs(total) > MAX_TOTAL
+        else Message(
             _(
                 "seat %(seat)s's total %(total)s must be a multiple of 5: "
                 "every deal scores multiples of 5"
@@ -714,7 +724,7 @@ def _validate_totals(
             total=total,
         )
         for seat, total in enumerate(totals)
-        if total % 5
+        if abs(total) > MAX_TOTAL or total % 5
     ]
     winner = sheet.get("winner")
     if winner is not None and (not _is_whole(winner) or not 0 <= winner < players):

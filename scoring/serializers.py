@@ -49,6 +49,8 @@ class TableResultSerializer(serializers.ModelSerializer):
     class Meta:
         model = TableResult
         fields = ["table", "status", "version", "confirmed", "versions"]
+        # Output only; a writable relation would list every table in a browsable API form.
+        read_only_fields = ["table"]
 
     def get_versions(self, result: TableResult) -> list[dict]:
         versions = self.context.get("versions", [])
@@ -57,6 +59,7 @@ class TableResultSerializer(serializers.ModelSerializer):
 
 class SubmitSerializer(serializers.Serializer):
     sheet = serializers.JSONField()
+    # Only compared with the table's current version: any other number is a conflict (409).
     expected_version = serializers.IntegerField(min_value=0)
     confirm = serializers.BooleanField(default=False)
     note = serializers.CharField(max_length=1000, required=False, allow_blank=True, default="")
@@ -74,3 +77,4 @@ class StandingsSnapshotSerializer(serializers.ModelSerializer):
     class Meta:
         model = StandingsSnapshot
         fields = ["tournament", "version", "computed_at", "rows"]
+        read_only_fields = ["tournament"]  # as TableResultSerializer's

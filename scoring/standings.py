@@ -35,6 +35,10 @@ DEFAULT_PRECEDENCE = (
 )
 DEFAULT_PLACEMENT_POINTS: Mapping[int, tuple[float, ...]] = {4: (3, 2, 1, 0), 3: (3, 1.5, 0)}
 
+# Every value of a placement points scheme lies within plus or minus this: far beyond any real
+# scheme (3, 2, 1, 0), and small enough that a whole tournament's points stay far within a float.
+MAX_PLACEMENT_POINTS = 10_000
+
 # Points are kept as integers scaled by this factor times the schemes' denominators, so that sums
 # and ties are exact: a tie of k players (k <= 4) divides by k, and 12 is divisible by 1, 2, 3, 4.
 _TIE_SCALE = 12
@@ -312,6 +316,14 @@ def validate_placement_points(
                     _("a table of %(size)s needs %(size)s numbers of placement points"), size=size
                 )
             )
+        if any(abs(value) > MAX_PLACEMENT_POINTS for value in values):
+            raise ValueError(
+                Message(
+                    _("placement points are from %(least)s to %(most)s each"),
+                    least=-MAX_PLACEMENT_POINTS,
+                    most=MAX_PLACEMENT_POINTS,
+                )
+            )
         fractions = tuple(_as_fraction(value) for value in values)
         if any(later > earlier for earlier, later in zip(fractions, fractions[1:], strict=False)):
             raise ValueError(
@@ -332,11 +344,34 @@ def _scaled_scheme(
     placement_points: Mapping[Any, Sequence[Any]],
 ) -> tuple[dict[int, tuple[int, ...]], int]:
     """The points per place as integers, and the factor they are scaled by."""
-    exact = validate_placement_points(placement_points)
+    exact = validate_placement_points(_held_within_bounds(placement_points))
     denominators = math.lcm(*(value.denominator for values in exact.values() for value in values))
     scale = _TIE_SCALE * denominators
     scaled = {size: tuple(int(value * scale) for value in values) for size, values in exact.items()}
     return scaled, scale
+
+
+def _held_within_bounds(placement_points: Any) -> Any:
+    """A scheme with every number held within plus or minus MAX_PLACEMENT_POINTS.
+
+    New schemes are refused beyond the bound (`validate_placement_points`); one stored before the
+    bound existed is scored as if its numbers had been capped, so that its tournament's pages
+    still show. Capping keeps the order of the places.
+    """
+    if not isinstance(placement_points, Mapping):
+        return placement_points
+    return {
+        key: tuple(_capped(value) for value in values)
+        if isinstance(values, Sequence) and not isinstance(values, str)
+        else values
+        for key, values in placement_points.items()
+    }
+
+
+def _capped(value: Any) -> Any:
+    if not _is_number(value):
+        return value
+    return max(-MAX_PLACEMENT_POINTS, min(MAX_PLACEMENT_POINTS, value))
 
 
 def _table_shares(

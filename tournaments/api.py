@@ -1,8 +1,13 @@
-"""REST API of clubs, players, tournaments, registrations and rounds: thin calls into services."""
+"""REST API of clubs, players, tournaments, registrations and rounds: thin calls into services.
+
+Who may write is checked before the request's data is read (`DirectorWrites`), so that someone who
+may not write learns nothing from the validation messages; the services check again.
+"""
 
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import extend_schema
-from rest_framework import mixins, status, viewsets
+from rest_framework import mixins, permissions, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -33,14 +38,54 @@ def _id_filter(request: Request, name: str) -> int | None:
 
 
 def _valid(serializer_class, request: Request, **kwargs):
-    serializer = serializer_class(data=request.data, **kwargs)
+    # The request goes with the data: the related fields take only records the user may use.
+    serializer = serializer_class(data=request.data, context={"request": request}, **kwargs)
     serializer.is_valid(raise_exception=True)
     return serializer.validated_data
+
+
+def _club_id(record) -> int:
+    if isinstance(record, Club):
+        return record.pk
+    if isinstance(record, Registration | Round):
+        return record.tournament.club_id
+    return record.club_id
+
+
+class DirectorWrites(permissions.BasePermission):
+    """Creating needs a director (of any club); changing a record, a director of its club."""
+
+    message = gettext_lazy("Only a director of this club may do this.")
+
+    def has_permission(self, request: Request, view) -> bool:
+        if request.method in permissions.SAFE_METHODS or view.action != "create":
+            return True
+        return bool(selectors.directed_club_ids(request.user))
+
+    def has_object_permission(self, request: Request, view, record) -> bool:
+        if request.method in permissions.SAFE_METHODS:
+            return True
+        return selectors.is_director(request.user, _club_id(record))
+
+
+class AdministratorCreates(permissions.BasePermission):
+    """Clubs are created by a site administrator only."""
+
+    message = gettext_lazy("Only a site administrator may do this.")
+
+    def has_permission(self, request: Request, view) -> bool:
+        if request.method in permissions.SAFE_METHODS or view.action != "create":
+            return True
+        return bool(request.user and request.user.is_superuser)
+
+
+READ_OR_DIRECT = [permissions.IsAuthenticatedOrReadOnly, DirectorWrites]
 
 
 class ClubViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     serializer_class = ClubSerializer
     queryset = Club.objects.order_by("name")
+    permission_classes = [permissions.IsAuthenticatedOrReadOnly, AdministratorCreates]
 
     def create(self, request: Request) -> Response:
         data = _valid(ClubSerializer, request)
@@ -58,6 +103,7 @@ class PlayerViewSet(
 ):
     serializer_class = PlayerSerializer
     http_method_names = ["get", "post", "patch", "head", "options"]
+    permission_classes = READ_OR_DIRECT
 
     def get_queryset(self):
         players = selectors.players_visible_to(self.request.user).order_by("name", "id")
@@ -73,8 +119,9 @@ class PlayerViewSet(
 
     @extend_schema(request=PlayerUpdateSerializer, responses=PlayerSerializer)
     def partial_update(self, request: Request, pk=None) -> Response:
+        player = self.get_object()
         data = _valid(PlayerUpdateSerializer, request)
-        player = services.player_update(actor=request.user, player=self.get_object(), **data)
+        player = services.player_update(actor=request.user, player=player, **data)
         return Response(PlayerSerializer(player).data)
 
 
@@ -83,6 +130,7 @@ class TournamentViewSet(
 ):
     serializer_class = TournamentSerializer
     http_method_names = ["get", "post", "patch", "head", "options"]
+    permission_classes = READ_OR_DIRECT
 
     def get_queryset(self):
         return selectors.tournaments_visible_to(self.request.user).order_by("-date", "-id")
@@ -100,10 +148,9 @@ class TournamentViewSet(
 
     @extend_schema(request=TournamentUpdateSerializer, responses=TournamentSerializer)
     def partial_update(self, request: Request, pk=None) -> Response:
+        tournament = self.get_object()
         data = _valid(TournamentUpdateSerializer, request, partial=True)
-        tournament = services.tournament_update(
-            actor=request.user, tournament=self.get_object(), **data
-        )
+        tournament = services.tournament_update(actor=request.user, tournament=tournament, **data)
         return Response(TournamentSerializer(tournament).data)
 
     @extend_schema(request=None, responses=TournamentSerializer)
@@ -115,7 +162,9 @@ class TournamentViewSet(
     @extend_schema(responses=RoundSummarySerializer(many=True), methods=["GET"])
     @extend_schema(request=DrawSerializer, responses={201: RoundSerializer}, methods=["POST"])
     # The rounds of one tournament are few and come in one list, never in pages.
-    @action(detail=True, methods=["get", "post"], pagination_class=None)
+    @action(
+        detail=True, methods=["get", "post"], pagination_class=None, serializer_class=DrawSerializer
+    )
     def rounds(self, request: Request, pk=None) -> Response:
         """GET: the rounds; POST: draw the next round (a draft to check, redraw or publish)."""
         tournament = self.get_object()
@@ -145,6 +194,7 @@ def _round_with_tables(request: Request, pk: int) -> Round:
 
 class RegistrationViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     serializer_class = RegistrationSerializer
+    permission_classes = READ_OR_DIRECT
 
     def get_queryset(self):
         visible = selectors.tournaments_visible_to(self.request.user)
@@ -172,24 +222,24 @@ class RegistrationViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet
 
 class RoundViewSet(viewsets.ReadOnlyModelViewSet):
     serializer_class = RoundSerializer
+    permission_classes = READ_OR_DIRECT
 
     def get_queryset(self):
         return selectors.rounds_visible_to(self.request.user)
 
     @extend_schema(request=DrawSerializer, responses=RoundSerializer)
-    @action(detail=True, methods=["post"])
+    @action(detail=True, methods=["post"], serializer_class=DrawSerializer)
     def redraw(self, request: Request, pk=None) -> Response:
+        round_ = self.get_object()
         data = _valid(DrawSerializer, request)
-        round_ = services.round_redraw(
-            actor=request.user, round_=self.get_object(), seed=data.get("seed")
-        )
+        round_ = services.round_redraw(actor=request.user, round_=round_, seed=data.get("seed"))
         return Response(RoundSerializer(_round_with_tables(request, round_.pk)).data)
 
     @extend_schema(request=SwapSerializer, responses=RoundSerializer)
-    @action(detail=True, methods=["post"])
+    @action(detail=True, methods=["post"], serializer_class=SwapSerializer)
     def swap(self, request: Request, pk=None) -> Response:
-        data = _valid(SwapSerializer, request)
         round_ = self.get_object()
+        data = _valid(SwapSerializer, request)
         first = get_object_or_404(Seat, pk=data["first_seat"], round=round_)
         second = get_object_or_404(Seat, pk=data["second_seat"], round=round_)
         services.round_swap_seats(actor=request.user, round_=round_, first=first, second=second)

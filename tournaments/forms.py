@@ -15,8 +15,10 @@ from django.utils.translation import pgettext_lazy
 
 from gameplay.engine import DEFAULT_RULES
 from gameplay.engine.rules import BID_CAPS
+from scoring.score_sheet import MAX_TOTAL
+from scoring.standings import MAX_PLACEMENT_POINTS
 from tournaments.models import DEFAULT_PRECEDENCE, Club, Seat, Tournament, default_placement_points
-from tournaments.services import FORMAT_FIELDS, SEED_LIMIT
+from tournaments.services import BULK_NAMES_LIMIT, FORMAT_FIELDS, SEED_LIMIT
 
 
 class DirectorForm(forms.Form):
@@ -178,8 +180,10 @@ class TournamentForm(DirectorForm):
             for place in range(1, size + 1):
                 self.fields[f"points_{size}_{place}"] = forms.DecimalField(
                     label=_("Place %(n)d") % {"n": place},
-                    max_digits=6,
+                    max_digits=7,
                     decimal_places=2,
+                    min_value=-MAX_PLACEMENT_POINTS,
+                    max_value=MAX_PLACEMENT_POINTS,
                     localize=True,
                 )
         for name, option in RULE_OPTIONS.items():
@@ -382,11 +386,15 @@ def seat_label(seat: Seat) -> str:
 
 # --------------------------------------------------------------------------- registrations
 _NUMBERING = re.compile(r"^\s*\d{1,4}\s*[.)]\s+")
+# The longest list the services take: its most lines, each a name of at most 120 characters
+# with its number in front.
+NAMES_MAX_LENGTH = BULK_NAMES_LIMIT * 128
 
 
 class NamesForm(DirectorForm):
     names = forms.CharField(
         label=_("Names, one per line"),
+        max_length=NAMES_MAX_LENGTH,
         widget=forms.Textarea(attrs={"rows": 8, "autocomplete": "off", "spellcheck": "false"}),
         help_text=_(
             "A name of a club player registers that player; a new name creates a player. "
@@ -491,13 +499,18 @@ def _seat_choices(seat_names: list[str], blank: bool) -> list[tuple[Any, str]]:
     return ([("", pgettext_lazy("no seat", "—"))] if blank else []) + choices
 
 
+def _sheet_number(**kwargs) -> forms.IntegerField:
+    """A number typed into a score sheet: within MAX_TOTAL, then judged by the sheet's rules."""
+    return forms.IntegerField(min_value=-MAX_TOTAL, max_value=MAX_TOTAL, **kwargs)
+
+
 class SheetRowForm(DirectorForm):
     """One deal of a score sheet; a row left blank is not part of the sheet."""
 
     dealer = forms.TypedChoiceField(coerce=int, label=_("Dealer"))
     declarer = forms.TypedChoiceField(coerce=int, label=_("Declarer"), required=False)
-    bid = forms.IntegerField(label=_("Bid"), required=False)
-    contract = forms.IntegerField(label=_("Contract"), required=False)
+    bid = _sheet_number(label=_("Bid"), required=False)
+    contract = _sheet_number(label=_("Contract"), required=False)
     outcome = forms.ChoiceField(label=_("Outcome"), choices=OUTCOME_CHOICES, required=False)
     forced = forms.BooleanField(label=_("Forced"), required=False)
 
@@ -507,12 +520,14 @@ class SheetRowForm(DirectorForm):
         self.fields["dealer"].choices = _seat_choices(seat_names, blank=False)
         self.fields["declarer"].choices = _seat_choices(seat_names, blank=True)
         for position, name in enumerate(seat_names):
-            self.fields[f"score_{position}"] = forms.IntegerField(
+            self.fields[f"score_{position}"] = _sheet_number(
                 label=_("Seat %(seat)d (%(name)s)") % {"seat": position + 1, "name": name},
                 required=False,
             )
-        # In the sheet the column heads are the labels; each input also names its row.
-        number = int(self.prefix.rsplit("-", 1)[-1]) + 1 if self.prefix else 0
+        # In the sheet the column heads are the labels; each input also names its row (the
+        # formset's empty form, prefixed "form-__prefix__", has none).
+        index = self.prefix.rsplit("-", 1)[-1] if self.prefix else ""
+        number = int(index) + 1 if index.isascii() and index.isdecimal() else 0
         for field in self.fields.values():
             field.widget.attrs["aria-label"] = _("Deal %(n)d: %(field)s") % {
                 "n": number,
@@ -584,6 +599,7 @@ class SheetMetaForm(DirectorForm):
     """What goes with every score sheet: the version the director saw and a note."""
 
     mode = forms.ChoiceField(choices=[("deals", "deals"), ("totals", "totals")])
+    # Only compared with the table's current version: any other number is a conflict.
     expected_version = forms.IntegerField(min_value=0, widget=forms.HiddenInput)
     note = forms.CharField(
         label=_("Note (why it was entered or corrected)"),
@@ -606,7 +622,7 @@ class TotalsForm(DirectorForm):
         super().__init__(*args, **kwargs)
         self.seat_names = seat_names
         for position, name in enumerate(seat_names):
-            self.fields[f"total_{position}"] = forms.IntegerField(
+            self.fields[f"total_{position}"] = _sheet_number(
                 label=_("Seat %(seat)d (%(name)s)") % {"seat": position + 1, "name": name},
             )
         self.fields["winner"].choices = [("", _("the highest total"))] + [
@@ -624,3 +640,15 @@ class TotalsForm(DirectorForm):
             "totals": [data[f"total_{p}"] for p in range(len(self.seat_names))],
             "winner": data["winner"],
         }
+
+
+class VersionForm(DirectorForm):
+    """The version of a table's result that the director confirms (one that is not the current
+    one is a conflict, which the service explains)."""
+
+    version = forms.IntegerField(
+        min_value=1,
+        error_messages={
+            key: _("Choose the version to confirm.") for key in ("required", "invalid", "min_value")
+        },
+    )

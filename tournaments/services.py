@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import datetime
 import secrets
+import unicodedata
 from typing import Any
 
 from django.contrib.auth.models import User
@@ -98,16 +99,60 @@ def club_add_director(*, actor: User, club: Club, user: User) -> None:
     club.directors.add(user)
 
 
-@transaction.atomic
-def player_create(*, actor: User, club: Club, name: str, user: User | None = None) -> Player:
-    _require_director(actor, club)
+# Characters no name holds: the marks that turn the direction of the text around them (a name
+# could show as another), and the letters that show nothing (Hangul fillers, the blank braille
+# cell). Controls and unreadable characters (a lone surrogate, or the replacement character a
+# browser or decoder leaves for bytes it could not read) are refused by their category.
+_DIRECTION_MARKS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+_BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
+
+
+def _player_name(name: str) -> str:
+    """The name with its spaces tidied; ValidationError({"name": ...}) if it cannot be a name."""
     name = " ".join(name.split())
     if not name:
         raise ValidationError({"name": _("A player needs a name.")})
     if len(name) > 120:
         raise ValidationError({"name": _("A name has at most 120 characters.")})
-    if user is not None and Player.objects.filter(user=user).exists():
-        raise ValidationError({"user": _("This login already belongs to a player.")})
+    for char in name:
+        category = unicodedata.category(char)
+        if category == "Cs" or char == "\ufffd":
+            raise ValidationError(
+                {"name": _("The name has a character that could not be read; type it again.")}
+            )
+        if category == "Cc" or char in _DIRECTION_MARKS:
+            raise ValidationError(
+                {
+                    "name": _(
+                        "The name has an invisible control character (%(code)s); "
+                        "type it without it."
+                    )
+                    % {"code": f"U+{ord(char):04X}"}
+                }
+            )
+    if not any(
+        unicodedata.category(char)[0] in "LNPS" and char not in _BLANK_LETTERS for char in name
+    ):
+        raise ValidationError({"name": _("The name has no visible letters.")})
+    return name
+
+
+@transaction.atomic
+def player_create(*, actor: User, club: Club, name: str, user: User | None = None) -> Player:
+    """A new player of the club, linked to an existing login only by its owner or an administrator.
+
+    A player's personal link signs in his login, so a director who could link any login to a
+    player of his club could sign in as that login.
+    """
+    _require_director(actor, club)
+    name = _player_name(name)
+    if user is not None:
+        if not actor.is_superuser and user.pk != actor.pk:
+            raise PermissionDenied(
+                _("Only the login's owner or a site administrator may link a login to a player.")
+            )
+        if Player.objects.filter(user=user).exists():
+            raise ValidationError({"user": _("This login already belongs to a player.")})
     return Player.objects.create(club=club, name=name, user=user)
 
 
@@ -115,10 +160,7 @@ def player_create(*, actor: User, club: Club, name: str, user: User | None = Non
 def player_update(*, actor: User, player: Player, name: str | None = None) -> Player:
     _require_director(actor, player.club_id)
     if name is not None:
-        name = " ".join(name.split())
-        if not name:
-            raise ValidationError({"name": _("A player needs a name.")})
-        player.name = name
+        player.name = _player_name(name)
         player.save(update_fields=["name"])
     return player
 

@@ -144,8 +144,9 @@ PAGES: dict[str, Page] = {
     "director-round-print": Page(
         named("director-round-print", "public_round"), DIRECTOR, GET_ONLY_FOR_DIRECTOR
     ),
+    # An empty sheet form (no row count): refused with the sheet and the problem, as a 400.
     "director-table-result": Page(
-        named("director-table-result", "waiting_table"), DIRECTOR, DIRECTOR
+        named("director-table-result", "waiting_table"), DIRECTOR, DIRECTOR_FORM_REFUSED
     ),
     "director-table-confirm": Page(
         named("director-table-confirm", "waiting_table"), GET_ONLY_FOR_DIRECTOR, DIRECTOR_ACTS

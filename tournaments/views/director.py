@@ -42,6 +42,7 @@ from tournaments.forms import (
     SwapForm,
     TotalsForm,
     TournamentForm,
+    VersionForm,
 )
 from tournaments.models import Club, Player, Registration, Round, Table, Tournament
 
@@ -236,7 +237,8 @@ def _register_names(request, tournament, form, form_name: str) -> HttpResponse:
                 actor=request.user, tournament=tournament, names=form.lines()
             )
         except ValidationError as error:
-            form.add_error(None, error)
+            # A list of one name gets the message about its one field ("name") unnumbered.
+            form.add_error(None, error.messages)
         else:
             if len(created) == 1:
                 messages.success(request, _registered_message(created[0]))
@@ -597,13 +599,14 @@ def _sheet_initial(table: Table, sheet: dict | None, players: int) -> list[dict[
     return rows
 
 
-def _with_added_rows(data, players: int):
-    """The posted sheet with ROWS_ADDED more blank rows, their dealers filled in."""
+def _with_added_rows(data, players: int, total: int):
+    """The posted sheet of `total` rows with up to ROWS_ADDED more blank rows, dealers filled in."""
     data = data.copy()
-    total = int(data.get("form-TOTAL_FORMS", "0") or 0)
-    for index in range(total, total + ROWS_ADDED):
+    total = max(0, min(total, SheetFormSet.absolute_max))
+    more = min(total + ROWS_ADDED, SheetFormSet.absolute_max)
+    for index in range(total, more):
         data[f"form-{index}-dealer"] = str(index % players)
-    data["form-TOTAL_FORMS"] = str(total + ROWS_ADDED)
+    data["form-TOTAL_FORMS"] = str(more)
     return data
 
 
@@ -615,6 +618,11 @@ def table_result(request: HttpRequest, pk: int) -> HttpResponse:
     names = _seat_names(table)
     if request.method == "POST":
         return _table_result_post(request, table, names)
+    return _entry_page(request, table, names)
+
+
+def _entry_page(request, table, names, *, status=200, service_errors=()) -> HttpResponse:
+    """The result entry page as it opens: the latest version's sheet to correct, or a new one."""
     tournament = table.round.tournament
     result = scoring_selectors.table_result(table)
     latest = scoring_selectors.result_history(table).last()
@@ -638,6 +646,8 @@ def table_result(request: HttpRequest, pk: int) -> HttpResponse:
         ),
         formset=_sheet_formset(table, names, sheet),
         totals_form=TotalsForm(initial=totals, seat_names=names),
+        service_errors=service_errors,
+        status=status,
     )
 
 
@@ -650,8 +660,23 @@ def _table_result_post(request: HttpRequest, table: Table, names: list[str]) -> 
         entry = totals_form
     else:
         data = request.POST
+        management = SheetFormSet(data, prefix="form").management_form
+        if not management.is_valid():
+            # The hidden row count the page sends is missing or garbled: the rows cannot be read.
+            return _entry_page(
+                request,
+                table,
+                names,
+                status=400,
+                service_errors=[
+                    _(
+                        "The sheet arrived damaged (its row count is missing or not a number), "
+                        "so nothing was saved. Enter it again."
+                    )
+                ],
+            )
         if "add_rows" in data:
-            data = _with_added_rows(data, len(names))
+            data = _with_added_rows(data, len(names), management.cleaned_data["TOTAL_FORMS"])
         formset = SheetFormSet(data, prefix="form", form_kwargs={"seat_names": names})
         totals_form = TotalsForm(seat_names=names)
         entry = formset
@@ -742,12 +767,13 @@ def _result_page(
 @require_POST
 def table_confirm(request: HttpRequest, pk: int) -> HttpResponse:
     table = _table(request, pk)
-    number = request.POST.get("version", "")
-    if not number.isdigit():
-        messages.error(request, _("Choose the version to confirm."))
+    form = VersionForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, " ".join(form.errors["version"]))
         return redirect("director-table-result", table.pk)
+    number = form.cleaned_data["version"]
     try:
-        scoring_services.result_confirm(actor=request.user, table=table, version_number=int(number))
+        scoring_services.result_confirm(actor=request.user, table=table, version_number=number)
     except (ValidationError, Conflict) as error:
         messages.error(request, _error_text(error))
         return redirect("director-table-result", table.pk)
