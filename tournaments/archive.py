@@ -75,6 +75,7 @@ from scoring.models import ResultVersion, TableResult
 from scoring.score_sheet import ScoreSheetError, ValidatedSheet, validate_score_sheet
 from scoring.services import standings_recompute
 from tournaments.models import Club, Player, Registration, Round, Seat, Table, Tournament
+from tournaments.names import name_key
 from tournaments.selectors import is_director
 
 # The tournament settings are judged as the settings form judges them.
@@ -1154,8 +1155,8 @@ def _players_of_club(
     owners = {player.user_id: player for player in Player.objects.filter(user__in=users)}
     namesakes: defaultdict[str, list[Player]] = defaultdict(list)
     for known in Player.objects.filter(club=club, user__isnull=True).order_by("pk"):
-        namesakes[_name_key(known.name)].append(known)
-    archived = Counter(_name_key(player.name) for player, username in plan.players if not username)
+        namesakes[name_key(known.name)].append(known)
+    archived = Counter(name_key(player.name) for player, username in plan.players if not username)
     chosen, new = [], []
     for player, username in plan.players:
         if username is not None:
@@ -1166,7 +1167,7 @@ def _players_of_club(
             if owner is None and username in made:
                 player.user = logins[username]
         else:
-            key = _name_key(player.name)
+            key = name_key(player.name)
             if len(namesakes[key]) == 1 and archived[key] == 1:
                 chosen.append(namesakes[key][0])
                 continue
@@ -1174,10 +1175,6 @@ def _players_of_club(
         new.append(player)
     _insert(Player, new)
     return chosen
-
-
-def _name_key(name: str) -> str:
-    return " ".join(name.split()).casefold()
 
 
 def _free_name(club: Club, name: str, date: datetime.date) -> str:

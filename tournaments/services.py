@@ -34,6 +34,7 @@ from tournaments.models import (
     Tournament,
     default_placement_points,
 )
+from tournaments.names import DIRECTION_CONTROLS, name_key, person_name
 from tournaments.selectors import (
     is_director,
     latest_round,
@@ -99,18 +100,22 @@ def club_add_director(*, actor: User, club: Club, user: User) -> None:
     club.directors.add(user)
 
 
-# Characters no name holds: the marks that turn the direction of the text around them (a name
-# could show as another), and the letters that show nothing (Hangul fillers, the blank braille
-# cell). Controls and unreadable characters (a lone surrogate, or the replacement character a
-# browser or decoder leaves for bytes it could not read) are refused by their category.
-_DIRECTION_MARKS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+# Characters no name holds: the controls that turn the direction of the text around them (a
+# name could show as another; `names.DIRECTION_CONTROLS`), and the letters that show nothing
+# (Hangul fillers, the blank braille cell). Controls and unreadable characters (a lone
+# surrogate, or the replacement character a browser or decoder leaves for bytes it could not
+# read) are refused by their category. What shows nothing at all (zero-width spaces, direction
+# marks) is dropped by `person_name`, so look-alike names are one name.
 _BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
 
 
 def _player_name(name: str) -> str:
-    """The name with its spaces tidied; ValidationError({"name": ...}) if it cannot be a name."""
-    name = " ".join(name.split())
+    """The name in its one spelling (`names.person_name`); ValidationError({"name": ...}) if it
+    cannot be a name."""
+    typed, name = name, person_name(name)
     if not name:
+        if typed.strip():  # only characters that show nothing
+            raise ValidationError({"name": _("The name has no visible letters.")})
         raise ValidationError({"name": _("A player needs a name.")})
     if len(name) > 120:
         raise ValidationError({"name": _("A name has at most 120 characters.")})
@@ -120,7 +125,7 @@ def _player_name(name: str) -> str:
             raise ValidationError(
                 {"name": _("The name has a character that could not be read; type it again.")}
             )
-        if category == "Cc" or char in _DIRECTION_MARKS:
+        if category == "Cc" or char in DIRECTION_CONTROLS:
             raise ValidationError(
                 {
                     "name": _(
@@ -620,14 +625,19 @@ def registration_create_from_names(
             _("A list has at most %(n)d lines; split it and register it in parts.")
             % {"n": BULK_NAMES_LIMIT}
         )
-    entries = [(line, " ".join(str(name).split())) for line, name in enumerate(names, start=1)]
-    entries = [(line, name) for line, name in entries if name]
+    # Each line in its one spelling; one that is blank as typed is skipped, one that shows
+    # nothing but is not blank goes on, for `player_create` to say so.
+    entries = [
+        (line, person_name(str(name)) or str(name).strip())
+        for line, name in enumerate(names, start=1)
+        if str(name).split()
+    ]
     if not entries:
         raise ValidationError(_("The list has no names."))
     errors: list[str] = []
     first_line: dict[str, int] = {}
     for line, name in entries:
-        key = name.casefold()
+        key = name_key(name)
         if key in first_line:
             errors.append(
                 _("Line %(line)d: %(name)s is already on line %(first)d.")
@@ -635,13 +645,13 @@ def registration_create_from_names(
             )
         else:
             first_line[key] = line
-    entries = [(line, name) for line, name in entries if first_line[name.casefold()] == line]
+    entries = [(line, name) for line, name in entries if first_line[name_key(name)] == line]
     club_players: dict[str, list[Player]] = {}
     for player in Player.objects.filter(club_id=tournament.club_id).order_by("pk"):
-        club_players.setdefault(" ".join(player.name.split()).casefold(), []).append(player)
+        club_players.setdefault(name_key(player.name), []).append(player)
     registrations: list[Registration] = []
     for line, name in entries:
-        matches = club_players.get(name.casefold(), [])
+        matches = club_players.get(name_key(name), [])
         if len(matches) > 1:
             errors.append(
                 ngettext(

@@ -175,3 +175,37 @@ def test_repeat_meetings_count_the_pairs_at_a_table_who_met_before(director, tou
     repeats = selectors.repeat_meetings_by_table(second)
     table_one = second.tables.get(number=1)
     assert repeats[table_one.pk] == 6  # four players, six pairs, all met in round 1
+
+
+@pytest.mark.parametrize(
+    "look_alike",
+    [
+        "Ірина\u200b Бондар",  # a zero-width space pasted from a chat
+        "\u200eІрина Бондар\u200f",  # direction marks
+        "\ufeffІрина Бондар",  # a byte order mark from a spreadsheet
+        "Iрина Бондар",  # a Latin I on the wrong keyboard layout
+        "ІРИНА   бондар",
+    ],
+)
+def test_a_name_that_looks_the_same_is_the_same_player(director, tournament, club, look_alike):
+    known = PlayerFactory(club=club, name="Ірина Бондар")
+
+    (registration,) = register(director, tournament, [look_alike])
+
+    assert registration.player == known
+    assert Player.objects.filter(club=club).count() == 1
+
+
+def test_look_alikes_in_one_list_are_one_name(director, tournament):
+    with pytest.raises(ValidationError) as refused:
+        register(director, tournament, ["Мар'яна Кос", "Марʼяна Кос", "Олена"])
+
+    assert messages_of(refused) == ["Line 2: Марʼяна Кос is already on line 1."]
+
+
+def test_a_new_players_name_is_stored_in_its_one_spelling(director, club):
+    player = services.player_create(actor=director, club=club, name=" Мар'яна\u200b Kос ")
+
+    assert player.name == "Мар'яна Кос"
+    with pytest.raises(ValidationError, match="direction|control"):
+        services.player_create(actor=director, club=club, name="Ivan \u202eokhcnep")
