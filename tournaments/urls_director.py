@@ -47,6 +47,11 @@ urlpatterns = [
         name="director-registration-withdraw",
     ),
     path(
+        "registrations/<int:pk>/new-link/",
+        director.registration_new_link,
+        name="director-registration-new-link",
+    ),
+    path(
         "registrations/<int:pk>/rejoin/",
         director.registration_rejoin,
         name="director-registration-rejoin",

@@ -122,6 +122,11 @@ PAGES: dict[str, Page] = {
         GET_ONLY_FOR_DIRECTOR,
         DIRECTOR_ACTS,
     ),
+    "director-registration-new-link": Page(
+        named("director-registration-new-link", "public_registration"),
+        GET_ONLY_FOR_DIRECTOR,
+        DIRECTOR_ACTS,
+    ),
     "director-round-draw": Page(
         named("director-round-draw", "public"), GET_ONLY_FOR_DIRECTOR, DIRECTOR_ACTS
     ),

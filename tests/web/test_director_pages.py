@@ -788,3 +788,27 @@ def test_the_pages_render_in_ukrainian_too(desk, world):
         response = desk.get(url_of(name, key, world))
         assert response.status_code == 200
         assert name == "director-round-results" or '<html lang="uk">' in page(response)
+
+
+def test_a_new_personal_link_replaces_a_lost_card(desk, director, club):
+    tournament = TournamentFactory(club=club)
+    lost, kept = RegistrationFactory.create_batch(2, tournament=tournament)
+    old = selectors.player_personal_link(lost)
+    listing = page(desk.get(reverse("director-registrations", args=[tournament.pk])))
+    assert reverse("director-registration-new-link", args=[lost.pk]) in listing
+
+    response = desk.post(reverse("director-registration-new-link", args=[lost.pk]), follow=True)
+
+    cards = page(response)
+    assert "new personal link" in cards and cards.count("<svg") == 1
+    assert lost.player.name in cards and kept.player.name not in cards
+    (token,) = re.findall(r"http://testserver/me/link/([^/\s<]+)/", cards)
+    assert selectors.registration_from_personal_link(token) == lost
+    assert selectors.registration_from_personal_link(old.split("/")[-2]) is None
+    # The other players' cards still work.
+    assert (
+        selectors.registration_from_personal_link(
+            selectors.player_personal_link(kept).split("/")[-2]
+        )
+        == kept
+    )

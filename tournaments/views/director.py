@@ -316,9 +316,13 @@ def player_cards(request: HttpRequest, pk: int) -> HttpResponse:
     """Printable cards with each player's personal link, which signs him in without a password."""
     tournament = _tournament(request, pk)
     cards = []
-    for registration in tournament.registrations.filter(
-        status=Registration.Status.ACTIVE
-    ).select_related("player"):
+    registrations = tournament.registrations.filter(status=Registration.Status.ACTIVE)
+    only = request.GET.get("registration", "")
+    if only:  # the one card of a new link
+        registrations = registrations.filter(
+            pk=int(only) if only.isascii() and only.isdigit() else 0
+        )
+    for registration in registrations.select_related("player"):
         url = request.build_absolute_uri(selectors.player_personal_link(registration))
         title = _("Personal link of %(name)s") % {"name": registration.player.name}
         cards.append({"registration": registration, "url": url, "qr": _qr_svg(url, title)})
@@ -340,6 +344,21 @@ def registration_withdraw(request: HttpRequest, pk: int) -> HttpResponse:
             % {"name": registration.player.name},
         )
     return redirect("director-registrations", registration.tournament_id)
+
+
+@login_required
+@require_POST
+def registration_new_link(request: HttpRequest, pk: int) -> HttpResponse:
+    """A new personal link for a player whose card was lost: the old one stops signing in."""
+    registration = _registration(request, pk)
+    registration = services.personal_link_renew(actor=request.user, registration=registration)
+    messages.success(
+        request,
+        _("%(name)s has a new personal link; the old card no longer signs in. Print this one.")
+        % {"name": registration.player.name},
+    )
+    cards = reverse("director-player-cards", args=[registration.tournament_id])
+    return redirect(f"{cards}?registration={registration.pk}")
 
 
 @login_required
