@@ -26,7 +26,7 @@ fi
 endef
 
 .DEFAULT_GOAL := help
-.PHONY: help venv messages browser translations run test test-pg lint fmt bench clean
+.PHONY: help venv messages browser translations run test test-pg lint fmt bench lock clean
 
 help:
 	@echo "make run      set up .venv, migrate, load demo data, serve on http://127.0.0.1:8000/"
@@ -35,6 +35,7 @@ help:
 	@echo "make lint     ruff format --check and ruff check"
 	@echo "make fmt      ruff format and ruff check --fix"
 	@echo "make bench    run every bench/*.py (bench/load.py needs DATABASE_URL=postgres://...)"
+	@echo "make lock     resolve pyproject.toml's ranges into requirements/*.txt again"
 	@echo "make messages compile the translations (locale/*/LC_MESSAGES/django.po)"
 	@echo "make translations  extract the strings into locale/uk/LC_MESSAGES/django.po"
 	@echo "make clean    remove .venv, caches and collected static files (keeps db.sqlite3)"
@@ -42,9 +43,11 @@ help:
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 
-$(INSTALLED): pyproject.toml | $(BIN)/python
+# The locked versions (requirements/dev.txt, made by `make lock`), then the project itself.
+$(INSTALLED): pyproject.toml requirements/dev.txt | $(BIN)/python
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(BIN)/python -m pip install --quiet --requirement requirements/dev.txt
+	$(BIN)/python -m pip install --quiet --no-deps -e .
 	touch $@
 
 venv: $(INSTALLED)
@@ -87,6 +90,15 @@ test-pg: messages browser
 	esac
 	$(BIN)/python manage.py makemigrations --check --dry-run
 	$(BIN)/pytest
+
+# Resolve the ranges of pyproject.toml again into exact versions: requirements/base.txt for the
+# image (no dev tools), requirements/dev.txt for development and CI. Run after changing a range.
+lock: | $(BIN)/python
+	$(BIN)/python -m pip install --quiet "uv>=0.13,<0.14"
+	$(BIN)/python -m uv pip compile --native-tls pyproject.toml --universal --python-version 3.11 \
+		--no-header --quiet -o requirements/base.txt
+	$(BIN)/python -m uv pip compile --native-tls pyproject.toml --extra dev --universal --python-version 3.11 \
+		--no-header --quiet -o requirements/dev.txt
 
 bench: $(INSTALLED)
 	@set -e; for script in bench/[!_]*.py; do \

@@ -163,6 +163,8 @@ def test_dockerfile_builds_in_one_stage_and_runs_in_a_slim_one(dockerfile_stages
     build, runtime = dockerfile_stages
 
     assert " AS build" in build.splitlines()[0]
+    # The locked versions, without the development tools (tests/test_lock.py checks the lock).
+    assert "pip install --requirement requirements/base.txt" in build
     assert "gettext" in build and "gettext" not in runtime
     assert "manage.py compilemessages" in build
     assert "DEBUG=0" in build and "manage.py collectstatic --noinput" in build
