@@ -1,15 +1,11 @@
 """Standings: placement points and ties, the metrics, precedence, shared ranks, the random key."""
 
 import random
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import scoring
 from scoring.standings import (
     DEFAULT_PRECEDENCE,
     METRICS,
@@ -392,18 +388,3 @@ def test_standings_invariants(case):
         seed=seed,
     )
     assert again == rows
-
-
-def test_the_scoring_modules_import_no_django():
-    code = (
-        "import sys, scoring.score_sheet, scoring.standings; "
-        "print(sorted(m for m in sys.modules if m == 'django' or m.startswith('django.')))"
-    )
-    result = subprocess.run(
-        [sys.executable, "-c", code],
-        capture_output=True,
-        text=True,
-        check=True,
-        cwd=Path(scoring.__file__).parents[1],
-    )
-    assert result.stdout.strip() == "[]"

@@ -3,13 +3,10 @@ letters and apostrophes never make two players of one person."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tests.engine.test_purity import imported_modules
 from tournaments.names import INVISIBLE, name_key, person_name
 
 HIDDEN = ["\u200b", "\u2060", "\ufeff", "\u00ad", "\u200e", "\u200f"]
@@ -71,8 +68,3 @@ def test_the_stored_spelling_is_stable_and_shows_nothing_invisible(text):
 def test_an_invisible_character_anywhere_changes_no_key(text, hidden, where):
     where = min(where, len(text))
     assert name_key(text[:where] + hidden + text[where:]) == name_key(text)
-
-
-def test_the_names_module_imports_no_django():
-    path = Path(__file__).resolve().parents[2] / "tournaments" / "names.py"
-    assert not [m for m in imported_modules(path) if m.startswith("django")]

@@ -433,14 +433,3 @@ def test_cli_rejects_bad_input_with_one_line_and_status_2(arguments):
     assert result.stdout == ""
     assert len(result.stderr.strip().splitlines()) == 1
     assert result.stderr.startswith("error: ")
-
-
-def test_importing_the_seat_draw_loads_no_django():
-    code = (
-        "import sys, tournaments.seating, tournaments.seating.__main__; "
-        "print(sorted(m for m in sys.modules if m == 'django' or m.startswith('django.')))"
-    )
-    result = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT
-    )
-    assert result.stdout.strip() == "[]"

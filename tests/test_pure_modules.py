@@ -1,0 +1,46 @@
+"""The pure modules (rules engine, bots, seat draw, score sheet, standings, names) run without
+Django: the import contract of pyproject.toml ([tool.importlinter], checked by `make lint`) says
+what none of them may import, and here a fresh interpreter that imports all of them, their
+command lines and their packages' __init__ modules too, has loaded no Django at all."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+CONTRACT = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]
+PURE = CONTRACT["contracts"][0]["source_modules"]
+ENTRY_POINTS = ["gameplay.engine.__main__", "tournaments.seating.__main__"]
+
+
+def test_importing_every_pure_module_loads_no_django():
+    modules = [*PURE, "gameplay.engine.records", "gameplay.engine.simulate", *ENTRY_POINTS]
+    modules += ["gameplay.bots.strong", "gameplay.bots.arena"]
+    code = (
+        f"import sys, {', '.join(modules)}; "
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in "
+        "{'django', 'rest_framework', 'celery', 'channels'}))"
+    )
+
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT
+    )
+
+    assert result.stdout.strip() == "[]"
+
+
+def test_the_import_contract_holds_for_every_module_of_the_pure_packages():
+    result = subprocess.run(
+        [str(Path(sys.executable).with_name("lint-imports")), "--no-cache"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
+
+    assert result.returncode == 0, result.stdout[-2000:]
+    assert "1 kept, 0 broken" in result.stdout
+    assert {"gameplay.engine", "gameplay.bots", "tournaments.seating"} <= set(PURE)
+    assert {"scoring.score_sheet", "scoring.standings", "tournaments.names"} <= set(PURE)
