@@ -11,9 +11,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
-from tournaments.models import Table
-
-BOT_LEVELS = [("easy", _("easy")), ("normal", _("normal")), ("hard", _("hard"))]
+from tournaments.models import BotLevel, Table
 
 
 class LiveGame(models.Model):
@@ -101,7 +99,9 @@ class LiveSeat(models.Model):
         verbose_name=_("player"),
     )
     # Empty for a human's seat.
-    bot_level = models.CharField(_("bot level"), max_length=10, choices=BOT_LEVELS, blank=True)
+    bot_level = models.CharField(
+        _("bot level"), max_length=10, choices=BotLevel.choices, blank=True
+    )
     name = models.CharField(_("name"), max_length=120)
 
     class Meta:
@@ -145,7 +145,7 @@ class LiveSeatChange(models.Model):
         verbose_name=_("replaced player"),
     )
     from_name = models.CharField(_("replaced player's name"), max_length=120)
-    to_bot_level = models.CharField(_("bot level"), max_length=10, choices=BOT_LEVELS)
+    to_bot_level = models.CharField(_("bot level"), max_length=10, choices=BotLevel.choices)
     # The number of actions applied when the bot took over.
     sequence = models.PositiveIntegerField(_("at action"))
     changed_by = models.ForeignKey(

@@ -29,13 +29,13 @@ from config.i18n import error_text
 from gameplay.bots import make_bot
 from gameplay.broadcast import notify_game_changed
 from gameplay.engine import Action, DealState, EngineError, Game, IllegalActionError
-from gameplay.models import BOT_LEVELS, LiveAction, LiveDeal, LiveGame, LiveSeat, LiveSeatChange
+from gameplay.models import LiveAction, LiveDeal, LiveGame, LiveSeat, LiveSeatChange
 from gameplay.selectors import live_game_state, new_engine_game, remember_state, state_cache_key
 from gameplay.shuffle import deck_commitment, new_salt, secure_deck
 from scoring.models import TableResult
 from scoring.score_sheet import sheet_from_game
 from scoring.services import result_record_live
-from tournaments.models import Round, Table, Tournament
+from tournaments.models import BotLevel, Round, Table
 from tournaments.selectors import is_director, player_of
 from tournaments.services import player_login_ensure
 
@@ -43,7 +43,7 @@ logger = logging.getLogger(__name__)
 
 PRACTICE_BOT_LEVEL = "easy"
 PRACTICE_FIRST_DEALER = 2  # the human at seat 0 is the first to bid
-BOT_LEVEL_NAMES = {level for level, _label in BOT_LEVELS}
+BOT_LEVEL_NAMES = set(BotLevel.values)
 
 
 # ----------------------------------------------------------------------------- starting games
@@ -71,11 +71,7 @@ def live_game_create_for_table(*, actor: User, table: Table) -> LiveGame:
     seats = list(table.seats.select_related("registration__player").order_by("position"))
     if [seat.position for seat in seats] not in ([0, 1, 2], [0, 1, 2, 3]):
         raise ValidationError(_("A live table needs 3 or 4 seats numbered from 0."))
-    fixed = (
-        tournament.deals_per_round
-        if tournament.round_format == Tournament.RoundFormat.DEALS
-        else None
-    )
+    fixed = tournament.fixed_deals
     game = LiveGame.objects.create(
         table=table,
         players=len(seats),

@@ -51,7 +51,7 @@ def _validate_sheet(table: Table, sheet: Any) -> ValidatedSheet:
     Raises ScoreSheetError, whose messages are in English with what it takes to translate them.
     """
     tournament = table.round.tournament
-    fixed = tournament.deals_per_round if tournament.round_format == "deals" else None
+    fixed = tournament.fixed_deals
     return validate_score_sheet(
         sheet,
         players=table.seats.count(),

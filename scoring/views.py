@@ -34,7 +34,7 @@ from scoring.forms import (
 from scoring.models import ResultVersion
 from scoring.selectors import TableRole
 from tournaments import services as tournament_services
-from tournaments.models import Table, Tournament
+from tournaments.models import Table
 from tournaments.selectors import can_view_tournament, player_of
 
 
@@ -97,9 +97,7 @@ def _quick_allowed(table: Table) -> bool:
 
 def _first_rows(table: Table) -> int:
     tournament = table.round.tournament
-    if tournament.round_format == Tournament.RoundFormat.DEALS and tournament.deals_per_round:
-        return tournament.deals_per_round
-    return 1
+    return tournament.fixed_deals or 1
 
 
 def _deal_checks(check: services.SheetCheck | None, names: list[str], rows: int) -> list[DealCheck]:

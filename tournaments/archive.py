@@ -68,13 +68,22 @@ from django.utils.translation import gettext_noop
 
 from config.i18n import error_text, translate
 from gameplay.engine import Action, EngineError, Game, RuleSet
-from gameplay.models import BOT_LEVELS, LiveAction, LiveDeal, LiveGame, LiveSeat, LiveSeatChange
+from gameplay.models import LiveAction, LiveDeal, LiveGame, LiveSeat, LiveSeatChange
 from gameplay.services import enqueue_bot_turn, live_game_deal_on
 from gameplay.shuffle import deck_commitment
 from scoring.models import ResultVersion, TableResult
 from scoring.score_sheet import ScoreSheetError, ValidatedSheet, validate_score_sheet
 from scoring.services import standings_recompute
-from tournaments.models import Club, Player, Registration, Round, Seat, Table, Tournament
+from tournaments.models import (
+    BotLevel,
+    Club,
+    Player,
+    Registration,
+    Round,
+    Seat,
+    Table,
+    Tournament,
+)
 from tournaments.names import name_key
 from tournaments.selectors import is_director
 
@@ -609,11 +618,7 @@ class _Reader:
             **options,
         )
         self.rules = RuleSet.from_dict(tournament.rules)
-        self.fixed_deals = (
-            tournament.deals_per_round
-            if tournament.round_format == Tournament.RoundFormat.DEALS
-            else None
-        )
+        self.fixed_deals = tournament.fixed_deals
         return tournament
 
     def _players(self, players: Any) -> dict[int, int]:
@@ -746,7 +751,7 @@ class _Reader:
             gettext_noop("seats are listed from 0 in order"),
         )
         number = _take(item, "start_number", path, _whole(1, INT_MAX, null=True))
-        bot_level = _take(item, "bot_level", path, _choice(["", *Seat.BotLevel.values]))
+        bot_level = _take(item, "bot_level", path, _choice(["", *BotLevel.values]))
         if (number is None) == (bot_level == ""):
             raise _problem(
                 path, _("a seat holds a player (start_number) or a bot (bot_level), not both")
@@ -927,7 +932,7 @@ class _Reader:
                 gettext_noop("seats are listed from 0 in order"),
             )
             username = _take(item, "username", seat_path, _username)
-            bot_level = _take(item, "bot_level", seat_path, _choice(["", *dict(BOT_LEVELS)]))
+            bot_level = _take(item, "bot_level", seat_path, _choice(["", *BotLevel.values]))
             if (username is None) == (bot_level == ""):
                 raise _problem(
                     seat_path,
@@ -958,7 +963,7 @@ class _Reader:
             game=game,
             position=_take(item, "position", path, _whole(0, game.players - 1)),
             from_name=_take(item, "from_name", path, _text(120)),
-            to_bot_level=_take(item, "to_bot_level", path, _choice(dict(BOT_LEVELS))),
+            to_bot_level=_take(item, "to_bot_level", path, _choice(BotLevel.values)),
             sequence=_take(item, "sequence", path, _whole(0, game.sequence)),
             changed_at=_take(item, "changed_at", path, _moment()),
         )

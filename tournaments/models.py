@@ -153,6 +153,14 @@ class Tournament(models.Model):
     def __str__(self) -> str:
         return f"{self.name} ({formats.date_format(self.date, 'SHORT_DATE_FORMAT')})"
 
+    @property
+    def fixed_deals(self) -> int | None:
+        """The number of deals every table plays in a round, or None when a table plays a
+        game to the target (the "game" format)."""
+        if self.round_format == self.RoundFormat.DEALS:
+            return self.deals_per_round or None
+        return None
+
 
 class Registration(models.Model):
     class Status(models.TextChoices):
@@ -244,11 +252,17 @@ class Table(models.Model):
         return _("%(round)s, table %(number)d") % {"round": self.round, "number": self.number}
 
 
+class BotLevel(models.TextChoices):
+    """How strongly a bot plays: a seat of the draw and a seat of a live game have one of these
+    (the bots behind each level: `gameplay.bots.LEVELS`)."""
+
+    EASY = "easy", _("easy")
+    NORMAL = "normal", _("normal")
+    HARD = "hard", _("hard")
+
+
 class Seat(models.Model):
-    class BotLevel(models.TextChoices):
-        EASY = "easy", _("easy")
-        NORMAL = "normal", _("normal")
-        HARD = "hard", _("hard")
+    BotLevel = BotLevel
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
     # The round is the table's round, stored again so that the database itself can forbid a

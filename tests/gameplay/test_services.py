@@ -259,3 +259,10 @@ def test_the_cached_state_is_the_replay_of_the_log(committed, user):
     assert cached is not replayed
     assert [d.history() for d in cached.deals] == [d.history() for d in replayed.deals]
     assert cached.totals == replayed.totals
+
+
+def test_every_bot_level_of_the_app_has_its_bots_and_no_more():
+    from gameplay.bots import LEVELS
+    from tournaments.models import BotLevel
+
+    assert set(BotLevel.values) == set(LEVELS)

@@ -25,7 +25,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 from config.exceptions import Conflict
 from gameplay import services as gameplay_services
-from gameplay.models import BOT_LEVELS, LiveGame
+from gameplay.models import LiveGame
 from scoring import selectors as scoring_selectors
 from scoring import services as scoring_services
 from scoring.models import ResultVersion, TableResult
@@ -44,7 +44,7 @@ from tournaments.forms import (
     TournamentForm,
     VersionForm,
 )
-from tournaments.models import Club, Player, Registration, Round, Table, Tournament
+from tournaments.models import BotLevel, Club, Player, Registration, Round, Table, Tournament
 
 ROWS_ADDED = 10
 # A game to 1001 rarely needs more deals than this; more rows can be added on the page.
@@ -461,7 +461,7 @@ def _round_page(request, round_, status=200, **forms) -> HttpResponse:
         "seed_form": forms.get("seed_form") or SeedForm(),
         "swap_form": forms.get("swap_form") or SwapForm(round_=round_),
         "max_seats": max((len(row["seats"]) for row in rows), default=4),
-        "bot_levels": BOT_LEVELS,
+        "bot_levels": BotLevel.choices,
     }
     return render(request, "director/round.html", context, status=status)
 
@@ -485,7 +485,7 @@ def round_results(request: HttpRequest, pk: int) -> HttpResponse:
             "round": round_,
             "rows": rows,
             "counts": _result_counts(rows),
-            "bot_levels": BOT_LEVELS,
+            "bot_levels": BotLevel.choices,
         },
     )
 
@@ -576,7 +576,7 @@ def round_print(request: HttpRequest, pk: int) -> HttpResponse:
         url = sheet_url(request, row["table"])
         row["url"] = url
         row["qr"] = _qr_svg(url, _("Result entry of table %(n)d") % {"n": row["table"].number})
-        deals = tournament.deals_per_round if tournament.round_format == "deals" else None
+        deals = tournament.fixed_deals
         players = len(row["seats"])
         # The first seat deals first and the deal passes to the left (RULES.md section 2);
         # the sheet numbers the seats from 1, as people count them.
@@ -609,10 +609,7 @@ def _sheet_initial(table: Table, sheet: dict | None, players: int) -> list[dict[
             for position, score in enumerate(row.get("scores", [])):
                 initial[f"score_{position}"] = score
             rows.append(initial)
-    if tournament.round_format == Tournament.RoundFormat.DEALS and tournament.deals_per_round:
-        wanted = tournament.deals_per_round
-    else:
-        wanted = max(GAME_SHEET_ROWS, len(rows) + 5)
+    wanted = tournament.fixed_deals or max(GAME_SHEET_ROWS, len(rows) + 5)
     while len(rows) < wanted:
         rows.append({"dealer": len(rows) % players})
     return rows
