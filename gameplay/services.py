@@ -83,7 +83,10 @@ def live_game_create_for_table(*, actor: User, table: Table) -> LiveGame:
     for seat in seats:
         if seat.is_bot:
             LiveSeat.objects.create(
-                game=game, position=seat.position, bot_level=seat.bot_level, name=_bot_name(seat)
+                game=game,
+                position=seat.position,
+                bot_level=seat.bot_level,
+                name=seat.display_name,
             )
         else:
             player = seat.registration.player
@@ -130,10 +133,6 @@ def practice_game_start(
         )
     _start(game)
     return game
-
-
-def _bot_name(seat) -> str:
-    return _("Bot (%(level)s)") % {"level": seat.get_bot_level_display()}
 
 
 def _start(game: LiveGame) -> None:

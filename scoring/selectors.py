@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 
 from scoring import standings as standings_logic
 from scoring.models import ResultVersion, StandingsSnapshot, TableResult
-from tournaments.models import Registration, Round, Seat, Table, Tournament
+from tournaments.models import BotLevel, Registration, Round, Seat, Table, Tournament
 from tournaments.selectors import AnyUser, is_director, seat_of_user
 
 
@@ -125,6 +125,11 @@ class SeatOutcome:
     @property
     def bot_level_label(self) -> str:
         return Seat.BotLevel(self.bot_level).label if self.bot_level else ""
+
+    @property
+    def display_name(self) -> str:
+        """The player's name, or the bot's seat name."""
+        return BotLevel(self.bot_level or BotLevel.NORMAL).seat_name if self.is_bot else self.name
 
 
 @dataclass(frozen=True, slots=True)
@@ -461,9 +466,7 @@ def table_seats(table: Table) -> list[Seat]:
 
 
 def seat_name(seat: Seat) -> str:
-    if seat.is_bot:
-        return _("Bot (%(level)s)") % {"level": seat.get_bot_level_display()}
-    return seat.registration.player.name
+    return seat.display_name
 
 
 def result_latest_version(table: Table) -> ResultVersion | None:

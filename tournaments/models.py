@@ -260,6 +260,11 @@ class BotLevel(models.TextChoices):
     NORMAL = "normal", _("normal")
     HARD = "hard", _("hard")
 
+    @property
+    def seat_name(self) -> str:
+        """What a bot's seat is called on every page, sheet, card and file."""
+        return _("Bot (%(level)s)") % {"level": self.label}
+
 
 class Seat(models.Model):
     BotLevel = BotLevel
@@ -313,3 +318,10 @@ class Seat(models.Model):
     @property
     def is_bot(self) -> bool:
         return self.registration_id is None
+
+    @property
+    def display_name(self) -> str:
+        """The player's name, or the bot's seat name (load `registration__player` with it)."""
+        if self.is_bot:
+            return BotLevel(self.bot_level or BotLevel.NORMAL).seat_name
+        return self.registration.player.name

@@ -593,7 +593,7 @@ def round_print(request: HttpRequest, pk: int) -> HttpResponse:
 # --------------------------------------------------------------------------- results
 def _seat_names(table: Table) -> list[str]:
     return [
-        seat.registration.player.name if seat.registration_id else _("bot")
+        seat.display_name
         for seat in table.seats.select_related("registration__player").order_by("position")
     ]
 

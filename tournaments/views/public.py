@@ -629,9 +629,7 @@ def results_csv(request: HttpRequest, tournament_id: int) -> HttpResponse:
     yes = _("yes")
     for table in scoring_selectors.confirmed_outcomes(tournament):
         for seat in table.seats:
-            name = seat.name
-            if seat.is_bot:
-                name = _("Bot (%(level)s)") % {"level": seat.bot_level_label}
+            name = seat.display_name
             writer.writerow(
                 [
                     table.round_number,
