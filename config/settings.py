@@ -5,6 +5,7 @@ folder and Celery tasks executed eagerly in the web process. Production sets DEB
 also provide a long random SECRET_KEY and ALLOWED_HOSTS, or the settings refuse to load.
 """
 
+import importlib.util
 import os
 from pathlib import Path
 
@@ -131,9 +132,13 @@ CONTENT_SECURITY_POLICY = {
     }
 }
 
+# Daphne's runserver serves the live tables' websockets in development (`make run`), and it
+# must come before staticfiles. Production runs uvicorn: the image has no daphne, and a
+# production process loads none.
+_DEVELOPMENT_SERVER = ["daphne"] if DEBUG and importlib.util.find_spec("daphne") else []
+
 INSTALLED_APPS = [
-    # Daphne's runserver serves the websockets of live tables; it must come before staticfiles.
-    "daphne",
+    *_DEVELOPMENT_SERVER,
     "django.contrib.admin",
     "django.contrib.auth",
     "django.contrib.contenttypes",

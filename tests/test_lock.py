@@ -25,11 +25,24 @@ def pinned(lock: str) -> dict[str, Version]:
     return versions
 
 
+def extra(name: str) -> list[str]:
+    """The requirements of an extra, with the project's own extras it names spelled out."""
+    requirements = []
+    for text in PROJECT["optional-dependencies"][name]:
+        requirement = Requirement(text)
+        if canonicalize_name(requirement.name) == canonicalize_name(PROJECT["name"]):
+            for included in sorted(requirement.extras):
+                requirements += extra(included)
+        else:
+            requirements.append(text)
+    return requirements
+
+
 @pytest.mark.parametrize(
     ("lock", "requirements"),
     [
         ("base.txt", PROJECT["dependencies"]),
-        ("dev.txt", PROJECT["dependencies"] + PROJECT["optional-dependencies"]["dev"]),
+        ("dev.txt", PROJECT["dependencies"] + extra("dev")),
     ],
 )
 def test_every_dependency_is_locked_inside_its_range(lock, requirements):
@@ -45,11 +58,11 @@ def test_every_dependency_is_locked_inside_its_range(lock, requirements):
         )
 
 
-def test_the_image_gets_no_test_or_bench_tool_and_the_same_versions():
+def test_the_image_gets_no_test_or_bench_tool_nor_the_development_server():
     base, dev = pinned("base.txt"), pinned("dev.txt")
 
-    # (websockets is a dev dependency too, but uvicorn[standard] needs it in production.)
+    # (websockets is a test dependency too, but uvicorn[standard] needs it in production.)
     tools = {"pytest", "pytest-django", "hypothesis", "ruff", "playwright", "schemathesis"}
-    tools |= {"locust", "factory-boy", "uv"}
+    tools |= {"locust", "factory-boy", "uv", "import-linter", "daphne"}
     assert tools.isdisjoint(base)
     assert all(dev[name] == version for name, version in base.items())

@@ -354,3 +354,33 @@ def test_the_policy_lets_live_tables_open_websockets_to_the_sites_own_hosts():
         "wss://*.club.org:*",
     ]
     assert policy_sources(club_lan["policy"], "connect-src") == ["'self'", "ws://club.example:*"]
+
+
+DAPHNE_PROBE = """
+import sys, django
+django.setup()
+import config.asgi
+from django.conf import settings
+print("daphne" in settings.INSTALLED_APPS, any(m.split(".")[0] == "daphne" for m in sys.modules))
+"""
+
+
+def test_a_production_process_loads_no_daphne():
+    # The image has no daphne (requirements/base.txt); uvicorn serves pages and websockets.
+    result = run_python(
+        "-c",
+        DAPHNE_PROBE,
+        DEBUG="0",
+        SECRET_KEY=PRODUCTION_SECRET_KEY,
+        ALLOWED_HOSTS="club.example",
+    )
+
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["False", "False"]
+
+
+def test_development_serves_websockets_with_daphnes_runserver():
+    result = run_python("-c", DAPHNE_PROBE)
+
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split()[0] == "True"
