@@ -1,11 +1,19 @@
 """Celery tasks of live games: thin interfaces to the services that play bot seats."""
 
+# Every task has an explicit name, the one it had when Celery named it after its module: a task
+# queued before the code moves to another module still finds its function after the upgrade.
+
 from celery import shared_task
 
 from gameplay import services
 
 
-@shared_task(acks_late=True, reject_on_worker_lost=True, ignore_result=True)
+@shared_task(
+    acks_late=True,
+    reject_on_worker_lost=True,
+    ignore_result=True,
+    name="gameplay.tasks.play_bot_turn",
+)
 def play_bot_turn(game_id: int, expected_sequence: int) -> None:
     """Play the bot's action at a game that still waits for it after `expected_sequence` actions.
 
@@ -14,7 +22,7 @@ def play_bot_turn(game_id: int, expected_sequence: int) -> None:
     services.bot_play_turn(game_id=game_id, expected_sequence=expected_sequence)
 
 
-@shared_task(ignore_result=True)
+@shared_task(ignore_result=True, name="gameplay.tasks.watch_bot_turns")
 def watch_bot_turns() -> None:
     """Periodic (CELERY_BEAT_SCHEDULE): enqueue again the bot turns a dead worker left behind."""
     services.bot_turns_watchdog()

@@ -384,3 +384,26 @@ def test_development_serves_websockets_with_daphnes_runserver():
 
     assert result.returncode == 0, result.stderr
     assert result.stdout.split()[0] == "True"
+
+
+def test_the_tasks_keep_their_names_wherever_their_code_lives():
+    """Tasks queued in Redis name their function; a move of the code must not orphan them."""
+    from django.conf import settings
+
+    from config.celery import app
+    from gameplay import tasks as gameplay_tasks
+    from scoring import tasks as scoring_tasks
+    from tournaments import tasks as tournament_tasks
+
+    names = {
+        gameplay_tasks.play_bot_turn: "gameplay.tasks.play_bot_turn",
+        gameplay_tasks.watch_bot_turns: "gameplay.tasks.watch_bot_turns",
+        scoring_tasks.recompute_standings: "scoring.tasks.recompute_standings",
+        scoring_tasks.catch_up_standings: "scoring.tasks.catch_up_standings",
+        tournament_tasks.prerender_standings: "tournaments.tasks.prerender_standings",
+    }
+    for task, name in names.items():
+        assert task.name == name
+        assert app.tasks[name] is task or app.tasks[name].name == name
+    scheduled = {entry["task"] for entry in settings.CELERY_BEAT_SCHEDULE.values()}
+    assert scheduled <= set(names.values())

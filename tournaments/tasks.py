@@ -1,9 +1,12 @@
 """Celery tasks of the tournaments app: thin interfaces to work done outside a request."""
 
+# Every task has an explicit name, the one it had when Celery named it after its module: a task
+# queued before the code moves to another module still finds its function after the upgrade.
+
 from celery import shared_task
 
 
-@shared_task(ignore_result=True)
+@shared_task(ignore_result=True, name="tournaments.tasks.prerender_standings")
 def prerender_standings(tournament_id: int) -> None:
     """Render the live standings block of the latest snapshot in every language, into the cache.
 
