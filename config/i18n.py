@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.core.exceptions import ValidationError
 from django.utils.translation import gettext, ngettext, npgettext, pgettext
 
 from gameplay.engine.messages import Message, message_of
@@ -41,3 +42,12 @@ def error_text(error: BaseException) -> str:
     """The message of an error raised by a pure module, translated; other errors as str()."""
     message = message_of(error)
     return translate(message) if message is not None else str(error)
+
+
+def error_message(error: BaseException) -> str:
+    """What a person reads for a refused action, wherever it shows (page, admin, websocket,
+    command line): a ValidationError's messages in the active language, a pure module's error
+    translated, any other error's own text."""
+    if isinstance(error, ValidationError):
+        return " ".join(str(message) for message in error.messages)
+    return error_text(error)

@@ -40,6 +40,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from config.exceptions import Conflict
+from config.i18n import error_message
 from gameplay import selectors, services
 from gameplay.broadcast import game_group
 
@@ -173,9 +174,7 @@ def view_for(scope: dict, game_id: int, language: str) -> dict[str, Any] | None:
 
 
 def refusal_message(error: Exception) -> str:
-    if isinstance(error, ValidationError):
-        return " ".join(error.messages)
-    return str(error) or _("The move was refused.")
+    return error_message(error) or _("The move was refused.")
 
 
 def act(scope: dict, game_id: int, action: dict, sequence: int, language: str) -> str | None:

@@ -10,6 +10,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.utils.translation import gettext_lazy as _
 
 from config.exceptions import Conflict
+from config.i18n import error_message
 from scoring import services
 from scoring.models import ResultVersion, StandingsSnapshot, TableResult
 from tournaments.admin import ClubScopedAdmin
@@ -45,7 +46,7 @@ class TableResultAdmin(ClubScopedAdmin):
                     actor=request.user, table=result.table, version_number=result.version
                 )
             except (ValidationError, PermissionDenied, Conflict) as error:
-                text = "; ".join(getattr(error, "messages", [str(error)]))
+                text = error_message(error)
                 self.message_user(request, f"{result.table}: {text}", level=messages.ERROR)
 
 

@@ -21,6 +21,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from config.exceptions import Conflict
+from config.i18n import error_message
 from scoring import selectors, services
 from scoring.forms import (
     DEALS_PREFIX,
@@ -422,7 +423,7 @@ def result_confirm(request: HttpRequest, table_id: int, number: int) -> HttpResp
     except Conflict as error:
         messages.error(request, str(error))
     except ValidationError as error:
-        messages.error(request, " ".join(error.messages))
+        messages.error(request, error_message(error))
     else:
         messages.success(
             request,
@@ -453,7 +454,7 @@ def result_dispute(request: HttpRequest, table_id: int, number: int) -> HttpResp
         if hasattr(error, "error_dict") and "note" in error.error_dict:
             form.add_error("note", error.error_dict["note"])
             return _render_sheet(request, table, role, mode=mode, dispute_form=form, status=400)
-        messages.error(request, " ".join(error.messages))
+        messages.error(request, error_message(error))
     else:
         messages.success(
             request,

@@ -17,6 +17,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
+from config.i18n import error_message
 from tournaments import services
 from tournaments.models import Club, Player, Registration, Round, Seat, Table, Tournament
 from tournaments.selectors import directed_club_ids
@@ -118,7 +119,7 @@ def _report(modeladmin, request, call) -> None:
     try:
         call()
     except (ValidationError, PermissionDenied) as error:
-        text = "; ".join(error.messages) if isinstance(error, ValidationError) else str(error)
+        text = error_message(error)
         modeladmin.message_user(request, text, level=messages.ERROR)
 
 

@@ -24,6 +24,7 @@ from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from config.exceptions import Conflict
+from config.i18n import error_message
 from gameplay import services as gameplay_services
 from gameplay.models import LiveGame
 from scoring import selectors as scoring_selectors
@@ -93,12 +94,6 @@ def _directed_clubs(request: HttpRequest):
     if not clubs:
         raise _deny()
     return clubs
-
-
-def _error_text(error: ValidationError | Conflict) -> str:
-    if isinstance(error, ValidationError):
-        return " ".join(error.messages)
-    return str(error)
 
 
 # --------------------------------------------------------------------------- tournaments
@@ -199,7 +194,7 @@ def tournament_finish(request: HttpRequest, pk: int) -> HttpResponse:
     try:
         services.tournament_finish(actor=request.user, tournament=tournament)
     except ValidationError as error:
-        messages.error(request, _error_text(error))
+        messages.error(request, error_message(error))
     else:
         messages.success(request, _("The tournament is finished."))
     return redirect("director-tournament", tournament.pk)
@@ -336,7 +331,7 @@ def registration_withdraw(request: HttpRequest, pk: int) -> HttpResponse:
     try:
         registration = services.registration_withdraw(actor=request.user, registration=registration)
     except ValidationError as error:
-        messages.error(request, _error_text(error))
+        messages.error(request, error_message(error))
     else:
         messages.success(
             request,
@@ -370,7 +365,7 @@ def registration_rejoin(request: HttpRequest, pk: int) -> HttpResponse:
             actor=request.user, tournament=registration.tournament, player=registration.player
         )
     except ValidationError as error:
-        messages.error(request, _error_text(error))
+        messages.error(request, error_message(error))
     else:
         messages.success(
             request,
@@ -394,7 +389,7 @@ def round_draw(request: HttpRequest, pk: int) -> HttpResponse:
             actor=request.user, tournament=tournament, seed=form.cleaned_data["seed"]
         )
     except ValidationError as error:
-        messages.error(request, _error_text(error))
+        messages.error(request, error_message(error))
         return redirect("director-tournament", tournament.pk)
     messages.success(
         request,
@@ -534,7 +529,7 @@ def round_publish(request: HttpRequest, pk: int) -> HttpResponse:
     try:
         services.round_publish(actor=request.user, round_=round_)
     except ValidationError as error:
-        messages.error(request, _error_text(error))
+        messages.error(request, error_message(error))
     else:
         messages.success(
             request,
@@ -551,7 +546,7 @@ def round_delete(request: HttpRequest, pk: int) -> HttpResponse:
     try:
         services.round_delete_draft(actor=request.user, round_=round_)
     except ValidationError as error:
-        messages.error(request, _error_text(error))
+        messages.error(request, error_message(error))
         return redirect("director-round", round_.pk)
     messages.success(request, _("The draft round is deleted."))
     return redirect("director-tournament", tournament_id)
@@ -791,7 +786,7 @@ def table_confirm(request: HttpRequest, pk: int) -> HttpResponse:
     try:
         scoring_services.result_confirm(actor=request.user, table=table, version_number=number)
     except (ValidationError, Conflict) as error:
-        messages.error(request, _error_text(error))
+        messages.error(request, error_message(error))
         return redirect("director-table-result", table.pk)
     messages.success(
         request,
@@ -812,7 +807,7 @@ def table_live(request: HttpRequest, pk: int) -> HttpResponse:
         try:
             game = gameplay_services.live_game_create_for_table(actor=request.user, table=table)
         except ValidationError as error:
-            messages.error(request, _error_text(error))
+            messages.error(request, error_message(error))
             return redirect("director-round", table.round_id)
         messages.success(request, _("Table %(n)d is played live now.") % {"n": table.number})
     return redirect("live-game", game.pk)
@@ -833,7 +828,7 @@ def seat_bot(request: HttpRequest, pk: int, position: int) -> HttpResponse:
             actor=request.user, game=game, position=position, level=level
         )
     except ValidationError as error:
-        messages.error(request, _error_text(error))
+        messages.error(request, error_message(error))
     else:
         messages.success(
             request,

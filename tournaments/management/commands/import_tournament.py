@@ -9,6 +9,7 @@ from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from config.i18n import error_message
 from tournaments.archive import archive_loads, tournament_import
 from tournaments.models import Club
 
@@ -66,4 +67,4 @@ def _actor(club: Club, username: str | None) -> User:
 
 
 def _message(error: ValidationError | PermissionDenied) -> str:
-    return " ".join(error.messages) if isinstance(error, ValidationError) else str(error)
+    return error_message(error)
