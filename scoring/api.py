@@ -22,26 +22,17 @@ from scoring.serializers import (
     SubmitSerializer,
     TableResultSerializer,
 )
-from tournaments.models import Round, Table, Tournament
-from tournaments.selectors import can_view_tournament, is_director, seat_of_user
+from tournaments.models import Table, Tournament
+from tournaments.selectors import can_view_tournament
 
 
 def _visible_table(request: Request, table_id: int) -> Table:
-    table = get_object_or_404(Table.objects.select_related("round__tournament"), pk=table_id)
-    tournament = table.round.tournament
-    director = is_director(request.user, tournament.club_id)
-    if not can_view_tournament(request.user, tournament) or (
-        table.round.status == Round.Status.DRAFT and not director
-    ):
-        raise Http404
-    return table
+    return selectors.table_for(request.user, table_id)[0]
 
 
 def _is_insider(request: Request, table: Table) -> bool:
     """A director of the club or a player at the table: who may write the table's result."""
-    return is_director(request.user, table.round.tournament.club_id) or (
-        seat_of_user(request.user, table) is not None
-    )
+    return selectors.table_role(request.user, table).at_table
 
 
 def _require_insider(request: Request, table: Table) -> None:

@@ -6,12 +6,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db.models import QuerySet
+from django.http import Http404
 from django.utils.translation import gettext as _
 
 from scoring import standings as standings_logic
 from scoring.models import ResultVersion, StandingsSnapshot, TableResult
 from tournaments.models import BotLevel, Registration, Round, Seat, Table, Tournament
-from tournaments.selectors import AnyUser, is_director, seat_of_user
+from tournaments.selectors import AnyUser, can_view_tournament, is_director, seat_of_user
 
 
 def standings_latest(tournament: Tournament) -> StandingsSnapshot | None:
@@ -458,6 +459,21 @@ def table_role(user: AnyUser | None, table: Table) -> TableRole:
         live_game=Table.objects.filter(pk=table.pk, live_game__isnull=False).exists(),
         confirmed_by_director=by_director,
     )
+
+
+def table_for(user: AnyUser | None, table_id: int) -> tuple[Table, TableRole]:
+    """The table and what `user` may do with its result, for the pages and the API alike.
+
+    Http404 for a table he may not see: a draft round's (unless he directs the club) or a
+    private tournament's (unless he directs it or plays in it), so that its id tells nothing.
+    """
+    table = Table.objects.select_related("round__tournament__club").filter(pk=table_id).first()
+    if table is None:
+        raise Http404
+    role = table_role(user, table)
+    if not role.visible or not can_view_tournament(user, table.round.tournament):
+        raise Http404
+    return table, role
 
 
 def table_seats(table: Table) -> list[Seat]:

@@ -14,8 +14,8 @@ from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
@@ -36,7 +36,7 @@ from scoring.models import ResultVersion
 from scoring.selectors import TableRole
 from tournaments import services as tournament_services
 from tournaments.models import Table
-from tournaments.selectors import can_view_tournament, player_of
+from tournaments.selectors import player_of
 
 
 # ----------------------------------------------------------------------------- signing in, /me/
@@ -78,13 +78,7 @@ class DealCheck:
 
 
 def _table_for(request: HttpRequest, table_id: int) -> tuple[Table, TableRole]:
-    table = get_object_or_404(Table.objects.select_related("round__tournament__club"), pk=table_id)
-    role = selectors.table_role(request.user, table)
-    if not role.visible:
-        raise Http404
-    if not role.may_enter and not can_view_tournament(request.user, table.round.tournament):
-        raise Http404  # a private tournament's tables stay unknown to outsiders
-    return table, role
+    return selectors.table_for(request.user, table_id)
 
 
 def _refused(request: HttpRequest, table: Table, reason: str = "") -> HttpResponse:
