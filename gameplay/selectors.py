@@ -10,6 +10,7 @@ from typing import Any
 
 from django.contrib.auth.models import AnonymousUser, User
 from django.core.cache import cache
+from django.utils.translation import gettext as _
 
 from gameplay.engine import Action, Game, RuleSet
 from gameplay.models import LiveGame, LiveSeat
@@ -159,8 +160,13 @@ def live_game_view(game: LiveGame, *, user: AnyUser | None) -> dict[str, Any]:
     observation = latest.observation(mine).to_dict() if latest is not None else None
     to_act = state.current.to_act if state.current is not None else None
     legal = []
+    concede_confirm = None
     if mine is not None and to_act == mine and game.status == LiveGame.Status.PLAYING:
-        legal = [action.to_record() for action in state.current.legal_actions()]
+        actions = state.current.legal_actions()
+        legal = [action.to_record() for action in actions]
+        concede = next((action for action in actions if action.type == "concede"), None)
+        if concede is not None:
+            concede_confirm = _concede_question(state.current, concede, mine)
     return {
         "game": game.pk,
         "sequence": game.sequence,
@@ -179,4 +185,22 @@ def live_game_view(game: LiveGame, *, user: AnyUser | None) -> dict[str, Any]:
         "totals": list(state.totals),
         "winner": state.winner,
         "legal": legal,
+        # The question before a concession, with what it scores under this game's rules.
+        "concede_confirm": concede_confirm,
     }
+
+
+def _concede_question(deal, concede: Action, seat: int) -> str:
+    """What the declarer is asked before he concedes: the engine's own scoring of it (his bid or
+    contract, a forced declarer's 0, the others' bonus), so no rule is restated here."""
+    trial = deal.clone()
+    trial.apply(concede)
+    others = {trial.scores[other] for other in deal.active if other != seat}
+    return _("Concede this deal? You score %(own)s; the other players score %(others)s.") % {
+        "own": _signed(trial.scores[seat]),
+        "others": ", ".join(_signed(score) for score in sorted(others)),
+    }
+
+
+def _signed(points: int) -> str:
+    return f"{points:+d}" if points else "0"

@@ -335,7 +335,6 @@ def table_labels() -> dict[str, Any]:
         "contract": _("Contract"),
         "nameContract": _("Name contract %(value)s"),
         "concede": _("Concede the deal"),
-        "concedeConfirm": _("Concede this deal? You score minus your bid; the others score 50."),
         "declareMarriage": _("Declare a marriage when I lead its king or queen"),
         "marriage": _("Marriage"),
         "marriageDeclared": _("%(name)s declared the %(suit)s marriage (%(value)s)."),

@@ -516,7 +516,7 @@
       "concede",
       L.concede,
       function () {
-        if (window.confirm(L.concedeConfirm)) {
+        if (window.confirm(view.concede_confirm)) {
           send(concede);
         }
       },

@@ -266,3 +266,45 @@ def test_every_bot_level_of_the_app_has_its_bots_and_no_more():
     from tournaments.models import BotLevel
 
     assert set(BotLevel.values) == set(LEVELS)
+
+
+def _declarer_at_the_talon(rules, *, bid: bool):
+    """A deal of three whose seat 1 won the auction (or was forced to play) and may concede."""
+    import random as _random
+
+    from gameplay.engine import Game
+    from gameplay.engine.simulate import shuffled_deck
+
+    deal = Game(players=3, first_dealer=0, rules=rules).start_deal(shuffled_deck(_random.Random(1)))
+    while not any(action.type == "concede" for action in deal.legal_actions()):
+        actions = deal.legal_actions()
+        bids = [a for a in actions if a.type == "bid"]
+        passes = [a for a in actions if a.type == "pass"]
+        deal.apply(
+            bids[0] if bid and deal.to_act == 1 and bids else passes[0] if passes else actions[0]
+        )
+    return deal, next(a for a in deal.legal_actions() if a.type == "concede")
+
+
+@pytest.mark.parametrize("bonus", [50, 30])
+def test_the_concession_question_says_what_conceding_scores_under_the_games_rules(bonus):
+    from gameplay.engine import RuleSet
+    from gameplay.selectors import _concede_question
+
+    deal, concede = _declarer_at_the_talon(RuleSet(concede_bonus=bonus), bid=True)
+
+    question = _concede_question(deal, concede, concede.seat)
+
+    assert question == (
+        f"Concede this deal? You score -{deal.bid}; the other players score +{bonus}."
+    )
+
+
+def test_a_forced_declarer_is_told_he_scores_nothing():
+    from gameplay.engine import RuleSet
+    from gameplay.selectors import _concede_question
+
+    deal, concede = _declarer_at_the_talon(RuleSet(), bid=False)
+    assert deal.forced
+
+    assert "You score 0;" in _concede_question(deal, concede, concede.seat)
