@@ -17,7 +17,13 @@ from gameplay.engine import DEFAULT_RULES
 from gameplay.engine.rules import BID_CAPS
 from scoring.score_sheet import MAX_TOTAL
 from scoring.standings import MAX_PLACEMENT_POINTS
-from tournaments.models import DEFAULT_PRECEDENCE, Club, Seat, Tournament, default_placement_points
+from tournaments.models import (
+    Club,
+    Seat,
+    Tournament,
+    default_placement_points,
+    default_precedence,
+)
 from tournaments.services import BULK_NAMES_LIMIT, FORMAT_FIELDS, SEED_LIMIT
 
 
@@ -228,7 +234,7 @@ class TournamentForm(DirectorForm):
             ):
                 self.initial[name] = getattr(source, name)
         if precedence is None:
-            precedence = list(DEFAULT_PRECEDENCE)
+            precedence = default_precedence()
         for slot, metric in enumerate(precedence[:PRECEDENCE_SLOTS], start=1):
             self.initial[f"precedence_{slot}"] = metric
         if points is None:

@@ -7,22 +7,19 @@ from django.utils import formats
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
-DEFAULT_PRECEDENCE = [
-    "tournament_points",
-    "total_score",
-    "opponent_strength",
-    "games_won",
-    "average_placement",
-]
-DEFAULT_PLACEMENT_POINTS = {"3": [3, 1.5, 0], "4": [3, 2, 1, 0]}
+from scoring import standings as standings_rules
+
+# The standings' defaults are the pure standings module's; a tournament stores them as JSON
+# (placement points keyed by the table size as text).
 
 
 def default_precedence() -> list[str]:
-    return list(DEFAULT_PRECEDENCE)
+    return list(standings_rules.DEFAULT_PRECEDENCE)
 
 
 def default_placement_points() -> dict[str, list[float]]:
-    return {size: list(points) for size, points in DEFAULT_PLACEMENT_POINTS.items()}
+    defaults = standings_rules.DEFAULT_PLACEMENT_POINTS
+    return {str(size): list(defaults[size]) for size in sorted(defaults)}
 
 
 class Club(models.Model):
