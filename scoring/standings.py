@@ -17,14 +17,93 @@ from typing import Any
 
 from gameplay.engine.messages import Message, _
 
-# Metric name -> whether a higher value is better.
+
+@dataclass(frozen=True)
+class Metric:
+    """A figure of the standings: whether it ranks (and which way) and how people read it.
+
+    The one place for each: the ranking, the tournament form's criteria, the standings page's
+    columns and the CSV all take their metrics, names and order from `METRIC_REGISTRY`.
+    """
+
+    key: str
+    # True: more is better; False: less is better; None: shown, never ranks (tables played).
+    higher_is_better: bool | None
+    name: Message  # in full: the form's criteria, the CSV's headers
+    # The column of the standings page (its head, what it means, decimals shown at most);
+    # None for a metric that only breaks ties (the random draw).
+    short: Message | None = None
+    description: Message | None = None
+    places: int = 0
+
+    @property
+    def ranks(self) -> bool:
+        return self.higher_is_better is not None
+
+    @property
+    def shown(self) -> bool:
+        return self.short is not None
+
+
+METRIC_REGISTRY: dict[str, Metric] = {
+    metric.key: metric
+    for metric in (
+        Metric(
+            "games_played",
+            None,
+            Message(_("Tables played")),
+            Message(_("Played")),
+            Message(_("Tables played")),
+            0,
+        ),
+        Metric(
+            "tournament_points",
+            True,
+            Message(_("Tournament points")),
+            Message(_("Points")),
+            Message(_("Tournament points for places at the tables")),
+            2,
+        ),
+        Metric(
+            "total_score",
+            True,
+            Message(_("Total score")),
+            Message(_("Score")),
+            Message(_("Sum of the game totals")),
+            0,
+        ),
+        Metric(
+            "opponent_strength",
+            True,
+            Message(_("Opponents' strength")),
+            Message(_("Opp.")),
+            Message(_("Opponents' strength: the tournament points of everyone met at a table")),
+            2,
+        ),
+        Metric(
+            "games_won",
+            True,
+            Message(_("Games won")),
+            Message(_("Wins")),
+            Message(_("Games won")),
+            0,
+        ),
+        Metric(
+            "average_placement",
+            False,
+            Message(_("Average place at the table")),
+            Message(_("Avg. place")),
+            Message(_("Average place at the table (lower is better)")),
+            2,
+        ),
+        Metric("random", False, Message(_("Random draw"))),
+    )
+}
+# Metric name -> whether a higher value is better, for the metrics that rank.
 METRICS: dict[str, bool] = {
-    "tournament_points": True,
-    "total_score": True,
-    "opponent_strength": True,
-    "games_won": True,
-    "average_placement": False,
-    "random": False,
+    key: metric.higher_is_better
+    for key, metric in METRIC_REGISTRY.items()
+    if metric.higher_is_better is not None
 }
 DEFAULT_PRECEDENCE = (
     "tournament_points",

@@ -13,10 +13,11 @@ from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
+from config.i18n import translate
 from gameplay.engine import DEFAULT_RULES
 from gameplay.engine.rules import BID_CAPS
 from scoring.score_sheet import MAX_TOTAL
-from scoring.standings import MAX_PLACEMENT_POINTS
+from scoring.standings import MAX_PLACEMENT_POINTS, METRIC_REGISTRY
 from tournaments.models import (
     Club,
     Seat,
@@ -38,16 +39,9 @@ class DirectorForm(forms.Form):
         return any(name != NON_FIELD_ERRORS for name in self.errors)
 
 
-# Names of the standings metrics (scoring.standings.METRICS) as people read them.
-METRIC_LABELS = {
-    "tournament_points": _("Tournament points"),
-    "total_score": _("Total score"),
-    "opponent_strength": _("Opponents' strength"),
-    "games_won": _("Games won"),
-    "average_placement": _("Average place at the table"),
-    "random": _("Random draw"),
-}
-PRECEDENCE_SLOTS = len(METRIC_LABELS)
+# The metrics a tournament may rank by, in the registry's order (scoring.standings).
+RANKING_METRICS = [metric for metric in METRIC_REGISTRY.values() if metric.ranks]
+PRECEDENCE_SLOTS = len(RANKING_METRICS)
 # The bid_cap values (gameplay.engine.rules.BID_CAPS) with what they mean; the value stays in front,
 # as the help text and RULES.md name it.
 BID_CAP_LABELS = {
@@ -177,7 +171,9 @@ class TournamentForm(DirectorForm):
                 self.fields["club"].initial = clubs[0]
                 self.fields["club"].disabled = True
                 self.fields["club"].widget = forms.HiddenInput()
-        metrics = [("", pgettext_lazy("no metric", "—"))] + list(METRIC_LABELS.items())
+        metrics = [("", pgettext_lazy("no metric", "—"))] + [
+            (metric.key, translate(metric.name)) for metric in RANKING_METRICS
+        ]
         for slot in range(1, PRECEDENCE_SLOTS + 1):
             self.fields[f"precedence_{slot}"] = forms.ChoiceField(
                 label=_("Criterion %(n)d") % {"n": slot}, choices=metrics, required=False

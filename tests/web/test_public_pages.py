@@ -440,6 +440,32 @@ def test_standings_csv_has_a_header_every_player_and_excel_friendly_encoding(cli
         assert int(line[5]) == row["total_score"]
 
 
+def test_the_standings_csv_has_the_pages_columns_in_the_tournaments_order(
+    client, director, finish_round
+):
+    tournament = make_tournament(
+        director, standings_precedence=["games_won", "total_score", "random"]
+    )
+    finish_round(publish_next_round(director, tournament))
+    page = text_of(client.get(reverse("public-standings", args=[tournament.pk])))
+
+    header, *rows = csv_rows(client.get(reverse("public-standings-csv", args=[tournament.pk])))
+
+    assert header == [
+        "Rank",
+        "Start number",
+        "Player",
+        "Tables played",
+        "Games won",
+        "Total score",
+        "Tournament points",
+        "Status",
+    ]
+    assert page.index("Wins") < page.index("Score") < page.index("Points")
+    snapshot = scoring_selectors.standings_latest(tournament)
+    assert [int(row[4]) for row in rows] == [line["games_won"] for line in snapshot.rows]
+
+
 def test_csv_quotes_names_with_commas_and_quotes(client, director, finish_round):
     tournament = make_tournament(director)
     registration = tournament.registrations.get(start_number=1)

@@ -24,14 +24,16 @@ from django.utils import formats, translation
 from django.utils.http import content_disposition_header
 from django.utils.safestring import mark_safe
 from django.utils.text import slugify
-from django.utils.translation import get_language, gettext_lazy
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.gzip import gzip_page
 from django.views.decorators.http import require_safe
 
+from config.i18n import translate
 from scoring import selectors as scoring_selectors
 from scoring.models import StandingsSnapshot
+from scoring.standings import METRIC_REGISTRY
 from tournaments import selectors
 from tournaments.models import Registration, Table, Tournament
 
@@ -41,27 +43,6 @@ WALL_SECONDS_DEFAULT = 12
 WALL_SECONDS_RANGE = (3, 120)
 SEARCH_MAX_LENGTH = 100
 
-# Standings columns: label, longer description, decimal places shown at most.
-METRIC_COLUMNS: dict[str, tuple[Any, Any, int]] = {
-    "games_played": (gettext_lazy("Played"), gettext_lazy("Tables played"), 0),
-    "tournament_points": (
-        gettext_lazy("Points"),
-        gettext_lazy("Tournament points for places at the tables"),
-        2,
-    ),
-    "total_score": (gettext_lazy("Score"), gettext_lazy("Sum of the game totals"), 0),
-    "opponent_strength": (
-        gettext_lazy("Opp."),
-        gettext_lazy("Opponents' strength: the tournament points of everyone met at a table"),
-        2,
-    ),
-    "games_won": (gettext_lazy("Wins"), gettext_lazy("Games won"), 0),
-    "average_placement": (
-        gettext_lazy("Avg. place"),
-        gettext_lazy("Average place at the table (lower is better)"),
-        2,
-    ),
-}
 # On a phone only the first few columns fit; the rest are hidden below this many.
 COLUMNS_ON_A_PHONE = 2
 STANDINGS_CACHE_SECONDS = 3600
@@ -149,14 +130,19 @@ def _standings_columns(tournament: Tournament) -> list[Column]:
     if the ranking does not use them."""
     keys = ["games_played"]
     for key in [*tournament.standings_precedence, "tournament_points", "total_score"]:
-        if key in METRIC_COLUMNS and key not in keys:
+        metric = METRIC_REGISTRY.get(key)
+        if metric is not None and metric.shown and key not in keys:
             keys.append(key)
     columns = []
     for index, key in enumerate(keys):
-        label, title, places = METRIC_COLUMNS[key]
+        metric = METRIC_REGISTRY[key]
         # "Played" is the first to go on a phone; then everything after the first two metrics.
         extra = index == 0 or index > COLUMNS_ON_A_PHONE
-        columns.append(Column(key, str(label), str(title), places, extra))
+        columns.append(
+            Column(
+                key, translate(metric.short), translate(metric.description), metric.places, extra
+            )
+        )
     return columns
 
 
@@ -575,37 +561,16 @@ def standings_csv(request: HttpRequest, tournament_id: int) -> HttpResponse:
     tournament = _visible_tournament(request, tournament_id)
     snapshot = scoring_selectors.standings_latest(tournament)
     response, writer = _csv_response(tournament, _("standings"))
-    writer.writerow(
-        [
-            _("Rank"),
-            _("Start number"),
-            _("Player"),
-            _("Tables played"),
-            _("Tournament points"),
-            _("Total score"),
-            _("Games won"),
-            _("Opponents' strength"),
-            _("Average place"),
-            _("Status"),
-        ]
-    )
+    # The page's columns, in the tournament's order of its ranking criteria, named in full.
+    keys = [column.key for column in _standings_columns(tournament)]
+    names = [translate(METRIC_REGISTRY[key].name) for key in keys]
+    writer.writerow([_("Rank"), _("Start number"), _("Player"), *names, _("Status")])
     withdrawn = Registration.Status.WITHDRAWN.label
     active = Registration.Status.ACTIVE.label
     for row in snapshot.rows if snapshot is not None else []:
-        writer.writerow(
-            [
-                row["rank"],
-                row["start_number"],
-                row["name"],
-                row["games_played"],
-                _plain_number(row["tournament_points"]),
-                row["total_score"],
-                row["games_won"],
-                _plain_number(row["opponent_strength"]),
-                _plain_number(row["average_placement"]),
-                withdrawn if row.get("withdrawn") else active,
-            ]
-        )
+        figures = [_plain_number(row[key]) for key in keys]
+        status = withdrawn if row.get("withdrawn") else active
+        writer.writerow([row["rank"], row["start_number"], row["name"], *figures, status])
     return response
 
 
