@@ -22,7 +22,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from gameplay.bots.arena import run_arena  # noqa: E402
+from bots.arena import run_arena  # noqa: E402
 
 # name: (bots by seat, first, second, goal for first - second per deal, deals played)
 # hard and normal are close (both search; hard's larger budget buys a few points per deal), so

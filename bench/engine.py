@@ -18,9 +18,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from gameplay.engine.actions import CONCEDE  # noqa: E402
-from gameplay.engine.deal import DONE, PLAY, DealState  # noqa: E402
-from gameplay.engine.simulate import random_deal, shuffled_deck  # noqa: E402
+from rules.actions import CONCEDE  # noqa: E402
+from rules.deal import DONE, PLAY, DealState  # noqa: E402
+from rules.simulate import random_deal, shuffled_deck  # noqa: E402
 
 GOALS = {"deals_per_second": 10_000, "copies_per_second": 200_000}
 

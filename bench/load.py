@@ -46,6 +46,7 @@ def seed(args) -> dict:
     from django.contrib.auth import get_user_model
     from rest_framework.authtoken.models import Token
 
+    from draws import services as draw_services
     from scoring.models import TableResult
     from tests.factories import enter_confirmed_result, game_sheet
     from tournaments import services
@@ -68,8 +69,8 @@ def seed(args) -> dict:
         names=[f"Player {number:03d}" for number in range(1, PLAYERS + 1)],
     )
     for number in range(1, ROUNDS_PLAYED + 2):
-        round_ = services.round_draw(actor=director, tournament=tournament)
-        services.round_publish(actor=director, round_=round_)
+        round_ = draw_services.round_draw(actor=director, tournament=tournament)
+        draw_services.round_publish(actor=director, round_=round_)
         if number <= ROUNDS_PLAYED:
             for table in round_.tables.all():
                 enter_confirmed_result(table, seed=table.pk)

@@ -52,6 +52,7 @@ def quick_sheet(rng: random.Random, players: int) -> dict:
 
 
 def build_tournament(players: int, rounds: int, seed: int):
+    from draws import services as draw_services
     from scoring.models import TableResult
     from scoring.services import result_submit
     from tournaments import services
@@ -74,10 +75,10 @@ def build_tournament(players: int, rounds: int, seed: int):
         services.registration_create(actor=director, tournament=tournament, player=player)
     tables = 0
     for _ in range(rounds):
-        round_ = services.round_draw(
+        round_ = draw_services.round_draw(
             actor=director, tournament=tournament, seed=rng.randrange(10**9)
         )
-        round_ = services.round_publish(actor=director, round_=round_)
+        round_ = draw_services.round_publish(actor=director, round_=round_)
         # One transaction per round, so the standings are stored once per round, not per table.
         with transaction.atomic():
             for table in round_.tables.order_by("number"):

@@ -19,9 +19,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from tournaments.seating import draw_round, meeting_counts  # noqa: E402
-from tournaments.seating.constructions import KNOWN_MAXIMA  # noqa: E402
-from tournaments.seating.tournament import draw_tournament  # noqa: E402
+from draws.seating import draw_round, meeting_counts  # noqa: E402
+from draws.seating.constructions import KNOWN_MAXIMA  # noqa: E402
+from draws.seating.tournament import draw_tournament  # noqa: E402
 
 SCHEDULE_SECONDS = 10.0
 ROUND_SECONDS = 2.0

@@ -12,7 +12,7 @@ django_application = get_asgi_application()
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
-from config.websocket_origin import SameOriginValidator  # noqa: E402
+from core.websocket_origin import SameOriginValidator  # noqa: E402
 from gameplay.routing import websocket_urlpatterns  # noqa: E402
 
 application = ProtocolTypeRouter(

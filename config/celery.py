@@ -6,7 +6,7 @@ import os
 from celery import Celery
 from celery.signals import setup_logging, task_postrun, task_prerun
 
-from config.logging import request_id
+from core.logging import request_id
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 

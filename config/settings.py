@@ -154,15 +154,20 @@ INSTALLED_APPS = [
     "channels",
     # Its system checks catch settings of the pre-4.0 format, which it would silently ignore.
     "csp",
+    # The project's apps, bottom layer first (the layers of pyproject.toml's import contracts).
     "core",
     "tournaments",
-    "gameplay",
     "scoring",
+    "draws",
+    "gameplay",
+    "archive",
+    "api",
+    "web",
 ]
 
 MIDDLEWARE = [
     # First, so every log line of a request, and its access line, carry the request id.
-    "config.middleware.RequestIdMiddleware",
+    "core.middleware.RequestIdMiddleware",
     "django.middleware.security.SecurityMiddleware",
     # The Content-Security-Policy header of every answer (CONTENT_SECURITY_POLICY below).
     "csp.middleware.CSPMiddleware",
@@ -175,7 +180,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
-    "config.database_errors.DatabaseUnavailableMiddleware",
+    "core.database_errors.DatabaseUnavailableMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -210,7 +215,7 @@ DATABASES = {
 # management command) makes a request wait for the lock for up to `timeout` seconds instead of
 # failing at once; and every transaction takes the write lock when it begins (IMMEDIATE), because
 # one that began reading and then wants to write fails with "database is locked" at once, without
-# waiting at all. A lock still held after the wait is a 503 "busy" (config/database_errors.py).
+# waiting at all. A lock still held after the wait is a 503 "busy" (core/database_errors.py).
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     _sqlite_options = DATABASES["default"].setdefault("OPTIONS", {})
     _sqlite_options.setdefault("timeout", 20)
@@ -285,14 +290,14 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": 50,
-    # drf-spectacular's, documenting the error answers as well (config/api_schema.py).
-    "DEFAULT_SCHEMA_CLASS": "config.api_schema.AutoSchema",
+    # drf-spectacular's, documenting the error answers as well (api/schema.py).
+    "DEFAULT_SCHEMA_CLASS": "api.schema.AutoSchema",
     "DEFAULT_PARSER_CLASSES": [
-        "config.parsers.SafeJSONParser",
-        "config.parsers.SafeFormParser",
+        "api.parsers.SafeJSONParser",
+        "api.parsers.SafeFormParser",
         "rest_framework.parsers.MultiPartParser",
     ],
-    "EXCEPTION_HANDLER": "config.exceptions.api_exception_handler",
+    "EXCEPTION_HANDLER": "core.exceptions.api_exception_handler",
     "DEFAULT_THROTTLE_CLASSES": ["rest_framework.throttling.ScopedRateThrottle"],
     "DEFAULT_THROTTLE_RATES": {"results": os.environ.get("RESULTS_THROTTLE", "60/minute")},
 }
@@ -301,17 +306,17 @@ REST_FRAMEWORK = {
 # form is a director's score sheet of 300 deals (about 3,000 fields, some 60 KB), the largest
 # honest files a players' CSV (512 KB) and a tournament archive (20 MB), each checked by its
 # form; anything beyond these limits is refused with 413 or 400 and a message
-# (config/request_limits.py), by the API's parsers too.
+# (core/request_limits.py), by the API's parsers too.
 DATA_UPLOAD_MAX_MEMORY_SIZE = 1024 * 1024  # bytes of a body other than uploaded files
 DATA_UPLOAD_MAX_NUMBER_FIELDS = 4000
 DATA_UPLOAD_MAX_NUMBER_FILES = 5
 # Uploaded files up to this size stay in memory, larger ones go to a temporary file...
 FILE_UPLOAD_MAX_MEMORY_SIZE = 1024 * 1024
 # ...and one larger than this (the app's own setting) is refused with 413 the moment it passes
-# the limit (config.request_limits.UploadSizeLimit), not read to its end for a form to refuse.
+# the limit (core.request_limits.UploadSizeLimit), not read to its end for a form to refuse.
 UPLOAD_MAX_FILE_SIZE = 20 * 1024 * 1024
 FILE_UPLOAD_HANDLERS = [
-    "config.request_limits.UploadSizeLimit",
+    "core.request_limits.UploadSizeLimit",
     "django.core.files.uploadhandler.MemoryFileUploadHandler",
     "django.core.files.uploadhandler.TemporaryFileUploadHandler",
 ]
@@ -345,8 +350,12 @@ SPECTACULAR_SETTINGS = {
 if os.environ.get("REDIS_URL"):
     CACHES = {
         "default": {
-            "BACKEND": "config.cache.SharedPoolRedisCache",
+            "BACKEND": "core.cache.SharedPoolRedisCache",
             "LOCATION": os.environ["REDIS_URL"],
+            # Raised when what the cache holds can no longer be read by this code: version 2
+            # since the engine moved from gameplay.engine to rules, so a live game's pickled
+            # state from before the upgrade is recomputed, never unpickled.
+            "VERSION": 2,
         }
     }
 
@@ -397,13 +406,13 @@ LOGGING = {
     "disable_existing_loggers": False,
     "filters": {
         # Every line logged during a request (or a Celery task) carries its id.
-        "request_id": {"()": "config.logging.RequestIdFilter"},
+        "request_id": {"()": "core.logging.RequestIdFilter"},
         # Personal links' tokens never reach a log.
-        "secret_paths": {"()": "config.logging.SecretPathFilter"},
+        "secret_paths": {"()": "core.logging.SecretPathFilter"},
     },
     "formatters": {
         "text": {"format": "{asctime} {levelname} {name} [{request_id}] {message}", "style": "{"},
-        "json": {"()": "config.logging.JsonFormatter"},
+        "json": {"()": "core.logging.JsonFormatter"},
     },
     "handlers": {
         "console": {
@@ -419,7 +428,7 @@ LOGGING = {
         # In the embedded mode tasks run inline; a line per task would drown the server's log.
         "celery.app.trace": {"level": LOG_LEVEL if REDIS_URL else "WARNING"},
         # uvicorn's worker processes log in the same format; the access lines come from
-        # config.middleware (with request ids), so uvicorn's own would only repeat them.
+        # core.middleware (with request ids), so uvicorn's own would only repeat them.
         "uvicorn": {"handlers": ["console"], "level": LOG_LEVEL, "propagate": False},
         "uvicorn.access": {"handlers": [], "propagate": False},
     },

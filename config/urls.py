@@ -4,16 +4,17 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
-from config import views
+from core.health import healthz
 from core.login_limit import RateLimitedLoginView, admin_login
+from web.views.home import home
 
 urlpatterns = [
-    path("", views.home, name="home"),
-    path("healthz", views.healthz, name="healthz"),
+    path("", home, name="home"),
+    path("healthz", healthz, name="healthz"),
     # Before the admin's own sign-in route, which it replaces: the same sign-in limit.
     path("admin/login/", admin_login(admin.site)),
     path("admin/", admin.site.urls),
-    path("api/", include("config.api_urls")),
+    path("api/", include("api.urls")),
     # Before Django's own sign-in route, which it replaces: failed attempts are limited.
     path("accounts/login/", RateLimitedLoginView.as_view(), name="login"),
     # Django's sign-out and password change; not its password reset, which e-mails a link and
@@ -30,13 +31,13 @@ urlpatterns = [
         name="password_change_done",
     ),
     path("i18n/", include("django.conf.urls.i18n")),
-    path("manage/", include("tournaments.urls_director")),
-    path("", include("gameplay.urls")),
-    path("", include("scoring.urls")),
-    path("", include("tournaments.urls_public")),
+    path("manage/", include("web.urls.director")),
+    path("", include("web.urls.table")),
+    path("", include("web.urls.player")),
+    path("", include("web.urls.public")),
 ]
 
 # Requests Django cannot read (too large, too many fields) and unknown API addresses get a
-# clear answer, JSON under /api/ (config/request_limits.py).
-handler400 = "config.request_limits.bad_request"
-handler404 = "config.request_limits.page_not_found"
+# clear answer, JSON under /api/ (core/request_limits.py).
+handler400 = "core.request_limits.bad_request"
+handler404 = "core.request_limits.page_not_found"

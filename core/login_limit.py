@@ -226,7 +226,7 @@ class RateLimitedObtainAuthToken(ObtainAuthToken):
 
     # The API's own parsers, which refuse oversized and too deeply nested bodies.
     parser_classes = api_settings.DEFAULT_PARSER_CLASSES
-    write_error_statuses = ("429",)  # documented in the schema (config/api_schema.py)
+    write_error_statuses = ("429",)  # documented in the schema (api/schema.py)
 
     def post(self, request: Request, *args, **kwargs) -> Response:
         data = request.data

@@ -39,8 +39,8 @@ from django.utils.crypto import constant_time_compare
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from config.exceptions import Conflict
-from config.i18n import error_message
+from core.exceptions import Conflict
+from core.i18n import error_message
 from gameplay import selectors, services
 from gameplay.broadcast import game_group
 

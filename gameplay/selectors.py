@@ -12,8 +12,8 @@ from django.contrib.auth.models import AnonymousUser, User
 from django.core.cache import cache
 from django.utils.translation import gettext as _
 
-from gameplay.engine import Action, Game, RuleSet
 from gameplay.models import LiveGame, LiveSeat
+from rules import Action, Game, RuleSet
 from tournaments.models import Round
 from tournaments.selectors import can_view_tournament, is_director
 

@@ -24,14 +24,14 @@ from django.db.models import Exists, OuterRef
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from config.exceptions import Conflict
-from config.i18n import error_text
-from gameplay.bots import make_bot
+from bots import make_bot
+from core.exceptions import Conflict
+from core.i18n import error_text
 from gameplay.broadcast import notify_game_changed
-from gameplay.engine import Action, DealState, EngineError, Game, IllegalActionError
 from gameplay.models import LiveAction, LiveDeal, LiveGame, LiveSeat, LiveSeatChange
 from gameplay.selectors import live_game_state, new_engine_game, remember_state, state_cache_key
 from gameplay.shuffle import deck_commitment, new_salt, secure_deck
+from rules import Action, DealState, EngineError, Game, IllegalActionError
 from scoring.models import TableResult
 from scoring.score_sheet import sheet_from_game
 from scoring.services import result_record_live

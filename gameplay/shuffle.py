@@ -12,7 +12,7 @@ import hmac
 import secrets
 from collections.abc import Sequence
 
-from gameplay.engine import CARDS
+from rules import CARDS
 
 SALT_BYTES = 32
 

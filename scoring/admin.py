@@ -9,8 +9,8 @@ from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.utils.translation import gettext_lazy as _
 
-from config.exceptions import Conflict
-from config.i18n import error_message
+from core.exceptions import Conflict
+from core.i18n import error_message
 from scoring import services
 from scoring.models import ResultVersion, StandingsSnapshot, TableResult
 from tournaments.admin import ClubScopedAdmin

@@ -24,11 +24,11 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from gameplay.engine.cards import CARD_POINTS, DECK_SIZE, MARRIAGE_VALUE
-from gameplay.engine.deal import DealState
-from gameplay.engine.game import Game
-from gameplay.engine.messages import Message, _, ngettext, pgettext
-from gameplay.engine.rules import ABSOLUTE_MAX_BID, RuleSet
+from rules.cards import CARD_POINTS, DECK_SIZE, MARRIAGE_VALUE
+from rules.deal import DealState
+from rules.game import Game
+from rules.messages import Message, _, ngettext, pgettext
+from rules.options import ABSOLUTE_MAX_BID, RuleSet
 
 from .standings import TableResult
 

@@ -20,13 +20,14 @@ from django.db.models import F, Max, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from config.exceptions import Conflict
-from config.i18n import translate
-from gameplay.engine import RuleSet
+from core.exceptions import Conflict
+from core.i18n import translate
+from rules import RuleSet
 from scoring import standings as standings_logic
 from scoring.models import ResultVersion, StandingsSnapshot, TableResult
 from scoring.score_sheet import ScoreSheetError, ValidatedSheet, validate_score_sheet
 from scoring.selectors import standings_inputs, standings_poll_cache_key, table_role
+from scoring.signals import standings_stored
 from tournaments.models import Round, Table, Tournament
 
 logger = logging.getLogger(__name__)
@@ -324,14 +325,7 @@ def standings_recompute(*, tournament_id: int) -> StandingsSnapshot | None:
 
 
 def _announce_standings(tournament_id: int) -> None:
-    from tournaments.tasks import prerender_standings
-
-    try:
-        if not prerender_standings.app.conf.task_always_eager:
-            # With workers, a worker renders the new table for the pages before they ask.
-            prerender_standings.delay(tournament_id)
-    except Exception:
-        logger.exception("Could not pre-render the standings of tournament %s", tournament_id)
+    standings_stored.send(sender=StandingsSnapshot, tournament_id=tournament_id)
     # The standings page's polls learn of it at once, not when their cached answer expires.
     cache.delete(standings_poll_cache_key(tournament_id))
 

@@ -15,7 +15,7 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
-from gameplay.engine.messages import Message, _
+from rules.messages import Message, _
 
 
 @dataclass(frozen=True)

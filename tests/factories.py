@@ -6,8 +6,8 @@ import random
 import factory
 from django.contrib.auth import get_user_model
 
-from gameplay.engine import DEFAULT_RULES, RuleSet
-from gameplay.engine.simulate import cautious_game
+from rules import DEFAULT_RULES, RuleSet
+from rules.simulate import cautious_game
 from scoring.score_sheet import sheet_from_game
 from tournaments.models import Club, Player, Registration, Tournament
 

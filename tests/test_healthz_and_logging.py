@@ -16,8 +16,8 @@ from django.db import OperationalError
 from django.http import HttpResponse
 from django.test import RequestFactory
 
-from config.logging import JsonFormatter, RequestIdFilter, request_id
-from config.middleware import RequestIdMiddleware
+from core.logging import JsonFormatter, RequestIdFilter, request_id
+from core.middleware import RequestIdMiddleware
 from tests.integration.stack import Service, free_port
 
 pytestmark = pytest.mark.django_db
@@ -70,7 +70,7 @@ def unreachable_database(monkeypatch):
     def refuse(*args, **kwargs):
         raise OperationalError("could not connect to server: Connection refused")
 
-    monkeypatch.setattr("config.views.connection.cursor", refuse)
+    monkeypatch.setattr("core.health.connection.cursor", refuse)
 
 
 @contextmanager
@@ -177,11 +177,11 @@ def test_an_unfit_incoming_request_id_is_replaced(client, incoming):
 def test_lines_logged_during_a_request_carry_its_id_as_json(client, settings, unreachable_database):
     settings.REDIS_URL = ""
 
-    with json_log_lines("config.views", "config.access") as lines:
+    with json_log_lines("core.health", "config.access") as lines:
         client.get("/healthz?probe=1", headers={"X-Request-ID": "trace-42"})
 
     view_line, access_line = lines
-    assert view_line["logger"] == "config.views"
+    assert view_line["logger"] == "core.health"
     assert view_line["level"] == "ERROR"
     assert view_line["request_id"] == "trace-42"
     assert "Connection refused" in view_line["exception"]
@@ -269,7 +269,7 @@ def test_no_log_line_holds_a_personal_links_token(client, django_user_model):
 
 
 def test_the_json_lines_hide_the_token_in_their_fields_too():
-    from config.logging import SecretPathFilter
+    from core.logging import SecretPathFilter
 
     record = logging.LogRecord(
         "config.access", logging.INFO, "", 0, "GET %s", ("/me/link/ab:cd/",), None

@@ -12,13 +12,14 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 CONTRACT = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]
-PURE = CONTRACT["contracts"][0]["source_modules"]
-ENTRY_POINTS = ["gameplay.engine.__main__", "tournaments.seating.__main__"]
+PURE = next(c for c in CONTRACT["contracts"] if c["type"] == "forbidden")["source_modules"]
+LAYERS = next(c for c in CONTRACT["contracts"] if c["type"] == "layers")["layers"]
+ENTRY_POINTS = ["rules.__main__", "draws.seating.__main__"]
 
 
 def test_importing_every_pure_module_loads_no_django():
-    modules = [*PURE, "gameplay.engine.records", "gameplay.engine.simulate", *ENTRY_POINTS]
-    modules += ["gameplay.bots.strong", "gameplay.bots.arena"]
+    modules = [*PURE, "rules.records", "rules.simulate", *ENTRY_POINTS]
+    modules += ["bots.strong", "bots.arena"]
     code = (
         f"import sys, {', '.join(modules)}; "
         "print(sorted(m for m in sys.modules if m.split('.')[0] in "
@@ -41,6 +42,23 @@ def test_the_import_contract_holds_for_every_module_of_the_pure_packages():
     )
 
     assert result.returncode == 0, result.stdout[-2000:]
-    assert "1 kept, 0 broken" in result.stdout
-    assert {"gameplay.engine", "gameplay.bots", "tournaments.seating"} <= set(PURE)
+    assert f"{len(CONTRACT['contracts'])} kept, 0 broken" in result.stdout
+    assert {"rules", "bots", "draws.seating"} <= set(PURE)
     assert {"scoring.score_sheet", "scoring.standings", "tournaments.names"} <= set(PURE)
+
+
+def test_the_layers_contract_puts_every_app_in_one_layer():
+    apps = {name for layer in LAYERS for name in layer.replace(":", "|").split("|")}
+
+    assert {a.strip() for a in apps} == {
+        "config",
+        "web",
+        "api",
+        "archive",
+        "gameplay",
+        "draws",
+        "scoring",
+        "tournaments",
+        "core",
+    }
+    assert LAYERS[0] == "config" and LAYERS[-1] == "core"

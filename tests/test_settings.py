@@ -393,14 +393,14 @@ def test_the_tasks_keep_their_names_wherever_their_code_lives():
     from config.celery import app
     from gameplay import tasks as gameplay_tasks
     from scoring import tasks as scoring_tasks
-    from tournaments import tasks as tournament_tasks
+    from web import tasks as web_tasks
 
     names = {
         gameplay_tasks.play_bot_turn: "gameplay.tasks.play_bot_turn",
         gameplay_tasks.watch_bot_turns: "gameplay.tasks.watch_bot_turns",
         scoring_tasks.recompute_standings: "scoring.tasks.recompute_standings",
         scoring_tasks.catch_up_standings: "scoring.tasks.catch_up_standings",
-        tournament_tasks.prerender_standings: "tournaments.tasks.prerender_standings",
+        web_tasks.prerender_standings: "tournaments.tasks.prerender_standings",
     }
     for task, name in names.items():
         assert task.name == name

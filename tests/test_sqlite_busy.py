@@ -181,7 +181,7 @@ def test_a_lost_database_is_still_told_apart_from_a_busy_one(client, db, monkeyp
     def lost(**kwargs):
         raise OperationalError("server closed the connection unexpectedly")
 
-    monkeypatch.setattr("gameplay.practice_views.services.practice_game_start", lost)
+    monkeypatch.setattr("web.views.practice.services.practice_game_start", lost)
 
     response = client.post(reverse("practice-start"))
 
@@ -202,7 +202,7 @@ def test_a_postgresql_deadlock_is_busy_too(client, db, monkeypatch):
         # As Django raises it: its own OperationalError, the driver's error as the cause.
         raise OperationalError("deadlock detected") from errors.DeadlockDetected()
 
-    monkeypatch.setattr("tournaments.api.services.player_create", deadlocked)
+    monkeypatch.setattr("api.tournaments.services.player_create", deadlocked)
 
     response = client.post(
         reverse("player-list"), {"club": club.pk, "name": "Olena"}, content_type="application/json"

@@ -1,11 +1,10 @@
-"""Admin pages for directors: clubs, players, tournaments, registrations, rounds, tables, seats.
+"""Admin pages for directors: clubs, players, tournaments and registrations.
 
 A director who is staff sees and reaches only the records of the clubs he directs (`ClubScoped`);
-the scoring and gameplay admins use the same confinement. Round changes that have rules (draw,
-redraw, publish) go through the services as admin actions.
+the draws, scoring and gameplay admins use the same confinement. Changes that have rules
+(withdrawing a registration) go through the services as admin actions.
 """
 
-from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin import widgets
 from django.contrib.admin.exceptions import NotRegistered
@@ -17,9 +16,9 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
-from config.i18n import error_message
+from core.i18n import error_message
 from tournaments import services
-from tournaments.models import Club, Player, Registration, Round, Seat, Table, Tournament
+from tournaments.models import Club, Player, Registration, Tournament
 from tournaments.selectors import directed_club_ids
 
 
@@ -115,7 +114,7 @@ class ClubScopedInline(ClubScoped, admin.TabularInline):
     """A tabular inline confined to the clubs a non-superuser directs."""
 
 
-def _report(modeladmin, request, call) -> None:
+def report(modeladmin, request, call) -> None:
     try:
         call()
     except (ValidationError, PermissionDenied) as error:
@@ -190,16 +189,6 @@ class TournamentAdmin(ClubScopedAdmin):
     date_hierarchy = "date"
     readonly_fields = ["results_version", "seed", "created_at"]
     inlines = [RegistrationInline]
-    actions = ["draw_next_round"]
-
-    @admin.action(description=_("Draw the next round (as a draft)"))
-    def draw_next_round(self, request, queryset):
-        for tournament in queryset:
-            _report(
-                self,
-                request,
-                lambda t=tournament: services.round_draw(actor=request.user, tournament=t),
-            )
 
 
 @admin.register(Registration)
@@ -221,94 +210,10 @@ class RegistrationAdmin(ClubScopedAdmin):
     @admin.action(description=_("Withdraw from the tournament"))
     def withdraw(self, request, queryset):
         for registration in queryset:
-            _report(
+            report(
                 self,
                 request,
                 lambda r=registration: services.registration_withdraw(
                     actor=request.user, registration=r
                 ),
             )
-
-
-class SeatInlineFormSet(forms.BaseInlineFormSet):
-    """The seats of a table, each given the table's round (a new table's too, still unsaved)."""
-
-    def get_form_kwargs(self, index):
-        return {**super().get_form_kwargs(index), "table_round_id": self.instance.round_id}
-
-
-class SeatInlineForm(forms.ModelForm):
-    """A seat at its table: the round it stores again is the table's, which the row cannot set."""
-
-    def __init__(self, *args, table_round_id=None, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.instance.round_id = table_round_id
-
-    def clean(self):
-        cleaned = super().clean()
-        # The database forbids a second seat in the round; the form has no round field, so
-        # Django would not check it and the save would fail.
-        registration = cleaned.get("registration")
-        if registration is not None and self.instance.round_id is not None:
-            twice = Seat.objects.filter(round_id=self.instance.round_id, registration=registration)
-            if twice.exclude(pk=self.instance.pk).exists():
-                self.add_error("registration", _("This player has a seat in this round already."))
-        return cleaned
-
-
-class SeatInline(ClubScopedInline):
-    model = Seat
-    form = SeatInlineForm
-    formset = SeatInlineFormSet
-    club_path = "round__tournament__club"
-    extra = 0
-    fields = ["position", "registration", "bot_level"]
-    raw_id_fields = ["registration"]
-
-
-@admin.register(Table)
-class TableAdmin(ClubScopedAdmin):
-    club_path = "round__tournament__club"
-    list_display = ["__str__", "round", "number"]
-    list_filter = ["round__tournament"]
-    inlines = [SeatInline]
-
-
-class TableInline(ClubScopedInline):
-    model = Table
-    club_path = "round__tournament__club"
-    extra = 0
-    show_change_link = True
-    fields = ["number"]
-
-
-@admin.register(Round)
-class RoundAdmin(ClubScopedAdmin):
-    club_path = "tournament__club"
-    list_display = ["tournament", "number", "status", "seed", "published_at"]
-    list_filter = ["status", "tournament"]
-    readonly_fields = ["seed", "created_at", "published_at"]
-    inlines = [TableInline]
-    actions = ["publish", "redraw"]
-
-    @admin.action(description=_("Publish the draw"))
-    def publish(self, request, queryset):
-        for round_ in queryset:
-            _report(
-                self, request, lambda r=round_: services.round_publish(actor=request.user, round_=r)
-            )
-
-    @admin.action(description=_("Redraw with a new seed"))
-    def redraw(self, request, queryset):
-        for round_ in queryset:
-            _report(
-                self, request, lambda r=round_: services.round_redraw(actor=request.user, round_=r)
-            )
-
-
-@admin.register(Seat)
-class SeatAdmin(ClubScopedAdmin):
-    club_path = "round__tournament__club"
-    list_display = ["__str__", "position", "registration", "bot_level"]
-    list_filter = ["round__tournament", "bot_level"]
-    raw_id_fields = ["registration", "table", "round"]

@@ -251,7 +251,7 @@ class Table(models.Model):
 
 class BotLevel(models.TextChoices):
     """How strongly a bot plays: a seat of the draw and a seat of a live game have one of these
-    (the bots behind each level: `gameplay.bots.LEVELS`)."""
+    (the bots behind each level: `bots.LEVELS`)."""
 
     EASY = "easy", _("easy")
     NORMAL = "normal", _("normal")

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import datetime
-from collections import Counter
-from dataclasses import dataclass, field
 
 from django.contrib.auth.models import AnonymousUser, User
 from django.core import signing
@@ -104,39 +102,6 @@ def registrations_playing(tournament: Tournament, round_number: int) -> list[Reg
     )
 
 
-@dataclass
-class SeatingHistory:
-    """Who met whom, who sat where and who sat with bots in the rounds before a draw."""
-
-    meetings: Counter = field(default_factory=Counter)
-    seat_counts: dict[int, list[int]] = field(default_factory=dict)
-    bot_counts: Counter = field(default_factory=Counter)
-
-
-def seating_history(tournament: Tournament, before_round: int) -> SeatingHistory:
-    history = SeatingHistory()
-    tables: dict[int, list[tuple[int, int | None]]] = {}
-    seats = Seat.objects.filter(round__tournament=tournament, round__number__lt=before_round)
-    for table_id, position, registration_id in seats.values_list(
-        "table_id", "position", "registration_id"
-    ):
-        tables.setdefault(table_id, []).append((position, registration_id))
-    for seated in tables.values():
-        people = [registration for _, registration in seated if registration is not None]
-        has_bot = len(people) < len(seated)
-        for index, first in enumerate(people):
-            for second in people[index + 1 :]:
-                history.meetings[frozenset((first, second))] += 1
-        for position, registration in seated:
-            if registration is None:
-                continue
-            counts = history.seat_counts.setdefault(registration, [0, 0, 0, 0])
-            counts[position] += 1
-            if has_bot:
-                history.bot_counts[registration] += 1
-    return history
-
-
 def _seats_prefetch() -> Prefetch:
     return Prefetch(
         "seats", queryset=Seat.objects.select_related("registration__player").order_by("position")
@@ -171,25 +136,6 @@ def tables_visible_to(user: AnyUser | None) -> QuerySet[Table]:
 def tournaments_directed_by(user: AnyUser | None) -> QuerySet[Tournament]:
     """The tournaments of the clubs a user directs (every club's for a superuser)."""
     return Tournament.objects.filter(club_id__in=directed_club_ids(user)).select_related("club")
-
-
-def repeat_meetings_by_table(round_: Round) -> dict[int, int]:
-    """Per table id of a round: how many pairs of its players met in an earlier round."""
-    meetings = seating_history(round_.tournament, round_.number).meetings
-    people: dict[int, list[int]] = {}
-    for table_id, registration_id in Seat.objects.filter(
-        round=round_, registration__isnull=False
-    ).values_list("table_id", "registration_id"):
-        people.setdefault(table_id, []).append(registration_id)
-    return {
-        table_id: sum(
-            1
-            for index, first in enumerate(seated)
-            for second in seated[index + 1 :]
-            if meetings[frozenset((first, second))]
-        )
-        for table_id, seated in people.items()
-    }
 
 
 # ----------------------------------------------------------------------------- personal links

@@ -9,6 +9,7 @@ import pytest
 from rest_framework.settings import api_settings
 from rest_framework.throttling import ScopedRateThrottle
 
+from draws import services as draw_services
 from tests.factories import ClubFactory, PlayerFactory, UserFactory, game_sheet
 from tournaments import services
 
@@ -35,13 +36,13 @@ def w():
         return made
 
     running = tournament("Running", 4)
-    round_ = services.round_publish(
-        actor=director, round_=services.round_draw(actor=director, tournament=running, seed=3)
+    round_ = draw_services.round_publish(
+        actor=director, round_=draw_services.round_draw(actor=director, tournament=running, seed=3)
     )
     table = round_.tables.get()
     seats = list(table.seats.order_by("position"))
     fresh = tournament("Fresh", 4)
-    draft_round = services.round_draw(actor=director, tournament=fresh, seed=4)
+    draft_round = draw_services.round_draw(actor=director, tournament=fresh, seed=4)
     return SimpleNamespace(
         director=director,
         club=club,

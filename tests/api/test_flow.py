@@ -6,6 +6,7 @@ from collections import Counter
 import pytest
 from rest_framework.test import APIClient
 
+from draws import services as draw_services
 from tests.api.conftest import PASSWORD
 from tests.factories import (
     ClubFactory,
@@ -284,8 +285,8 @@ def test_the_public_sees_a_confirmed_result_but_not_who_entered_it(
         services.registration_create(
             actor=director, tournament=cup, player=PlayerFactory(club=club)
         )
-    round_ = services.round_draw(actor=director, tournament=cup, seed=1)
-    services.round_publish(actor=director, round_=round_)
+    round_ = draw_services.round_draw(actor=director, tournament=cup, seed=1)
+    draw_services.round_publish(actor=director, round_=round_)
     table = round_.tables.get()
     with django_capture_on_commit_callbacks(execute=True):
         enter_confirmed_result(table)

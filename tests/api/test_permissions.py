@@ -15,6 +15,7 @@ from django.test import override_settings
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
+from draws import services as draw_services
 from scoring.services import result_submit
 from tests.api.conftest import PASSWORD
 from tests.factories import ClubFactory, PlayerFactory, UserFactory, game_sheet
@@ -74,8 +75,8 @@ def build_world():
         return made, registrations
 
     public, public_registrations = tournament("Public", 8, logins=True)
-    public_round = services.round_publish(
-        actor=director, round_=services.round_draw(actor=director, tournament=public, seed=11)
+    public_round = draw_services.round_publish(
+        actor=director, round_=draw_services.round_draw(actor=director, tournament=public, seed=11)
     )
     table, other_table = public_round.tables.order_by("number")
 
@@ -86,15 +87,15 @@ def build_world():
     result_submit(actor=submitter, table=table, sheet=game_sheet(players=4), expected_version=0)
 
     draft, _ = tournament("Draft", 4)
-    draft_round = services.round_draw(actor=director, tournament=draft, seed=5)
+    draft_round = draw_services.round_draw(actor=director, tournament=draft, seed=5)
     draft_table = draft_round.tables.get()
     draft_seats = list(draft_table.seats.order_by("position"))
 
     fresh, _ = tournament("Fresh", 4)
 
     private, private_registrations = tournament("Private", 4, is_public=False)
-    private_round = services.round_publish(
-        actor=director, round_=services.round_draw(actor=director, tournament=private, seed=7)
+    private_round = draw_services.round_publish(
+        actor=director, round_=draw_services.round_draw(actor=director, tournament=private, seed=7)
     )
     private_table = private_round.tables.get()
 

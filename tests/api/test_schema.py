@@ -10,7 +10,7 @@ from rest_framework.test import APIClient
 
 pytestmark = pytest.mark.django_db
 
-# Every operation of config/api_urls.py, as the schema names it.
+# Every operation of api/urls.py, as the schema names it.
 OPERATIONS = {
     "/api/clubs/": {"get", "post"},
     "/api/clubs/{id}/": {"get"},

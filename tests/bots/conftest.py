@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import random
 
-from gameplay.bots.strong import Budget, StrongBot
-from gameplay.engine import DealState, RuleSet
-from gameplay.engine import actions as A
+from bots.strong import Budget, StrongBot
+from rules import DealState, RuleSet
+from rules import actions as A
 
 # A small search, so that property tests can ask the strong bot thousands of questions; the
 # deadline is far away so that a slow machine never changes a decision.
@@ -23,7 +23,7 @@ TINY = Budget(
 )
 NO_DEADLINE = {
     level: Budget(**{**budget.__dict__, "deadline": 60.0})
-    for level, budget in __import__("gameplay.bots.strong", fromlist=["BUDGETS"]).BUDGETS.items()
+    for level, budget in __import__("bots.strong", fromlist=["BUDGETS"]).BUDGETS.items()
 }
 
 

@@ -10,7 +10,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def arena(*args: str) -> dict:
     result = subprocess.run(
-        [sys.executable, "-m", "gameplay.bots.arena", *args],
+        [sys.executable, "-m", "bots.arena", *args],
         capture_output=True,
         text=True,
         check=True,
@@ -68,7 +68,7 @@ def test_four_players_in_parallel_with_the_strong_bot():
 
 def test_bad_arguments_are_refused():
     result = subprocess.run(
-        [sys.executable, "-m", "gameplay.bots.arena", "--bots", "a,b,c", "--deals", "1"],
+        [sys.executable, "-m", "bots.arena", "--bots", "a,b,c", "--deals", "1"],
         capture_output=True,
         text=True,
         cwd=ROOT,

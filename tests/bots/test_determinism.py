@@ -3,8 +3,8 @@ same bot, or in another order, it answers the same."""
 
 import random
 
-from gameplay.bots import make_bot
-from gameplay.bots.strong import StrongBot
+from bots import make_bot
+from bots.strong import StrongBot
 
 from .conftest import NO_DEADLINE, random_state
 

@@ -8,11 +8,11 @@ every recorded action with the engine's checked `apply`.
 
 import random
 
-from gameplay.bots import make_bot
-from gameplay.bots.knowledge import Knowledge
-from gameplay.bots.sampler import Sampler
-from gameplay.bots.strong import StrongBot
-from gameplay.engine import DealState, IllegalActionError
+from bots import make_bot
+from bots.knowledge import Knowledge
+from bots.sampler import Sampler
+from bots.strong import StrongBot
+from rules import DealState, IllegalActionError
 
 from .conftest import NO_DEADLINE, random_state
 

@@ -4,9 +4,9 @@ import random
 
 import pytest
 
-from gameplay.bots import BOT_NAMES, HeuristicBot, RandomBot, make_bot
-from gameplay.bots.strong import StrongBot
-from gameplay.engine import Action, DealState
+from bots import BOT_NAMES, HeuristicBot, RandomBot, make_bot
+from bots.strong import StrongBot
+from rules import Action, DealState
 
 from .conftest import random_state
 

@@ -7,7 +7,7 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gameplay.bots import make_bot
+from bots import make_bot
 
 from .conftest import random_state, tiny_strong
 

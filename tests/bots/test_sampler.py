@@ -5,10 +5,10 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gameplay.bots.knowledge import UNKNOWN_GIVE, Knowledge
-from gameplay.bots.sampler import Sampler
-from gameplay.engine.cards import SUIT_MASK, Card
-from gameplay.engine.records import deal_record, replay_deal
+from bots.knowledge import UNKNOWN_GIVE, Knowledge
+from bots.sampler import Sampler
+from rules.cards import SUIT_MASK, Card
+from rules.records import deal_record, replay_deal
 from tests.engine.conftest import MARRIAGE_TRICKS, marriage_deal, must_beat_deal
 
 from .conftest import random_state

@@ -13,6 +13,7 @@ import pytest
 from django.urls import reverse
 from playwright.sync_api import expect
 
+from draws import services as draw_services
 from tests.e2e.conftest import LAPTOP
 from tests.factories import ClubFactory, PlayerFactory, UserFactory
 from tournaments import services
@@ -67,8 +68,8 @@ def tournament():
     for number in range(8):
         player = PlayerFactory(club=club, name=f"Player {number + 1}")
         services.registration_create(actor=director, tournament=made, player=player)
-    drawn = services.round_draw(actor=director, tournament=made, seed=7)
-    services.round_publish(actor=director, round_=drawn)
+    drawn = draw_services.round_draw(actor=director, tournament=made, seed=7)
+    draw_services.round_publish(actor=director, round_=drawn)
     return made
 
 

@@ -9,7 +9,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from gameplay.engine import RuleSet
+from rules import RuleSet
 from tests.e2e.conftest import LAPTOP, PHONE
 from tests.factories import ClubFactory, UserFactory, game_sheet
 from tournaments.models import Player, Tournament

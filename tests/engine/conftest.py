@@ -17,8 +17,8 @@ from typing import Any
 
 import pytest
 
-from gameplay.engine import DealState, RecordError, deck_from_hands
-from gameplay.engine.records import replay_deal
+from rules import DealState, RecordError, deck_from_hands
+from rules.records import replay_deal
 
 DEAL_FORMAT = "1001-deal/1"
 GAME_FORMAT = "1001-game/1"

@@ -2,7 +2,7 @@
 
 from hypothesis import strategies as st
 
-from gameplay.engine import DealState, RuleSet
+from rules import DealState, RuleSet
 
 rule_sets = st.builds(
     RuleSet,

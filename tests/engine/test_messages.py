@@ -5,7 +5,7 @@ import pickle
 
 import pytest
 
-from gameplay.engine.messages import Message, _, message_of, ngettext, pgettext
+from rules.messages import Message, _, message_of, ngettext, pgettext
 
 
 def test_a_message_is_the_english_text():

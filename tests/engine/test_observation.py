@@ -5,8 +5,8 @@ import json
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gameplay.engine import Card, DealState, deck_from_hands
-from gameplay.engine.cards import CARD_NAMES, mask_cards
+from rules import Card, DealState, deck_from_hands
+from rules.cards import CARD_NAMES, mask_cards
 
 from .strategies import fresh_deals
 

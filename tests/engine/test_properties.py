@@ -6,16 +6,16 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gameplay.engine import Game, RuleSet
-from gameplay.engine.cards import CARD_POINTS, FULL_DECK, mask_of
-from gameplay.engine.records import (
+from rules import Game, RuleSet
+from rules.cards import CARD_POINTS, FULL_DECK, mask_of
+from rules.records import (
     deal_record,
     game_record,
     replay_deal,
     replay_game,
     summarize_deal,
 )
-from gameplay.engine.simulate import play_cautiously, shuffled_deck
+from rules.simulate import play_cautiously, shuffled_deck
 
 from .strategies import fresh_deals
 

@@ -1,4 +1,4 @@
-"""The engine's command line: `python -m gameplay.engine replay|random`."""
+"""The engine's command line: `python -m rules replay|random`."""
 
 import json
 import subprocess
@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from gameplay.engine.records import replay_deal
+from rules.records import replay_deal
 
 from .conftest import (
     GAME_FORMAT,
@@ -40,7 +40,7 @@ DEAL_KEYS = {
 
 def engine(*args, stdin=None):
     return subprocess.run(
-        [sys.executable, "-m", "gameplay.engine", *map(str, args)],
+        [sys.executable, "-m", "rules", *map(str, args)],
         cwd=ROOT,
         input=stdin,
         capture_output=True,
@@ -210,7 +210,7 @@ def test_random_reports_an_unwritable_records_file_in_one_line(tmp_path):
         [
             sys.executable,
             "-m",
-            "gameplay.engine",
+            "rules",
             "random",
             "--deals",
             "1",

@@ -2,7 +2,7 @@
 
 import pytest
 
-from gameplay.engine.records import replay_deal
+from rules.records import replay_deal
 
 from .conftest import (
     WORKED_A,

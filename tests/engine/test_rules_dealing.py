@@ -2,7 +2,7 @@
 
 import pytest
 
-from gameplay.engine.records import replay_deal
+from rules.records import replay_deal
 
 from .conftest import CARD_ORDER, DEAL_FORMAT, hand, offered, rejected, seats_of
 

@@ -2,8 +2,8 @@
 
 import pytest
 
-from gameplay.engine import Action, Game, IllegalActionError, RecordError, RuleSet
-from gameplay.engine.records import game_record, replay, replay_game, summarize_game
+from rules import Action, Game, IllegalActionError, RecordError, RuleSet
+from rules.records import game_record, replay, replay_game, summarize_game
 
 from .conftest import GAME_FORMAT, conceded_record, worked_record
 

@@ -2,8 +2,8 @@
 
 import pytest
 
-from gameplay.engine import Suit
-from gameplay.engine.records import deal_record, replay_deal, summarize_deal
+from rules import Suit
+from rules.records import deal_record, replay_deal, summarize_deal
 
 from .conftest import (
     MARRIAGE_BIDDING,

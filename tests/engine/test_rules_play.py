@@ -2,8 +2,8 @@
 
 import pytest
 
-from gameplay.engine import Action, Card, DealState, IllegalActionError
-from gameplay.engine.records import replay_deal
+from rules import Action, Card, DealState, IllegalActionError
+from rules.records import replay_deal
 
 from .conftest import (
     MARRIAGE_TRICKS,

@@ -2,7 +2,7 @@
 
 import pytest
 
-from gameplay.engine import (
+from rules import (
     Action,
     Card,
     IllegalActionError,
@@ -10,7 +10,7 @@ from gameplay.engine import (
     RuleOptionError,
     RuleSet,
 )
-from gameplay.engine.records import deal_record, replay_deal
+from rules.records import deal_record, replay_deal
 
 from .conftest import (
     DEAL_FORMAT,

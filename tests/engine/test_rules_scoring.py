@@ -2,7 +2,7 @@
 
 import pytest
 
-from gameplay.engine.records import replay_deal, summarize_deal
+from rules.records import replay_deal, summarize_deal
 
 from .conftest import CARD_ORDER, record, scores, worked_play, worked_record
 

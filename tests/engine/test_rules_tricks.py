@@ -1,6 +1,6 @@
 """RULES.md section 6: who wins a trick, and who leads the next one."""
 
-from gameplay.engine.records import replay_deal, summarize_deal
+from rules.records import replay_deal, summarize_deal
 
 from .conftest import (
     MARRIAGE_TRICKS,

@@ -5,6 +5,7 @@ import random
 
 import pytest
 
+from draws import services as draw_services
 from gameplay import selectors, services
 from gameplay.models import LiveGame
 from tests.factories import ClubFactory, PlayerFactory, UserFactory
@@ -72,5 +73,5 @@ def live_table_round(*, players: int = 2, deals: int | None = 3, public: bool = 
         tournament_services.registration_create(
             actor=director, tournament=tournament, player=player
         )
-    round_ = tournament_services.round_draw(actor=director, tournament=tournament, seed=3)
-    return director, tournament_services.round_publish(actor=director, round_=round_)
+    round_ = draw_services.round_draw(actor=director, tournament=tournament, seed=3)
+    return director, draw_services.round_publish(actor=director, round_=round_)

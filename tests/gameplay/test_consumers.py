@@ -20,9 +20,9 @@ from django.test import Client
 
 from gameplay import selectors, services
 from gameplay.consumers import MESSAGE_RATE, LiveGameConsumer
-from gameplay.engine.cards import CARD_NAMES
 from gameplay.models import LiveGame
 from gameplay.routing import websocket_urlpatterns
+from rules.cards import CARD_NAMES
 from tests.factories import UserFactory
 from tests.gameplay.conftest import human_choice, live_table_round
 

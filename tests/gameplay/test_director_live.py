@@ -6,6 +6,7 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.urls import reverse
 
+from draws import services as draw_services
 from gameplay import services
 from gameplay.models import LiveGame, LiveSeatChange
 from scoring.models import ResultVersion, TableResult
@@ -203,8 +204,8 @@ def test_a_paper_sheet_is_accepted_at_a_table_without_bots():
         tournament_services.registration_create(
             actor=director, tournament=tournament, player=player
         )
-    round_ = tournament_services.round_draw(actor=director, tournament=tournament, seed=3)
-    round_ = tournament_services.round_publish(actor=director, round_=round_)
+    round_ = draw_services.round_draw(actor=director, tournament=tournament, seed=3)
+    round_ = draw_services.round_publish(actor=director, round_=round_)
     table = round_.tables.get()
     assert not table.seats.filter(registration=None).exists()
 

@@ -6,7 +6,7 @@ import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.utils import timezone
 
-from config.exceptions import Conflict
+from core.exceptions import Conflict
 from gameplay import selectors, services
 from gameplay.models import LiveAction, LiveGame
 from gameplay.tasks import play_bot_turn, watch_bot_turns
@@ -262,7 +262,7 @@ def test_the_cached_state_is_the_replay_of_the_log(committed, user):
 
 
 def test_every_bot_level_of_the_app_has_its_bots_and_no_more():
-    from gameplay.bots import LEVELS
+    from bots import LEVELS
     from tournaments.models import BotLevel
 
     assert set(BotLevel.values) == set(LEVELS)
@@ -272,8 +272,8 @@ def _declarer_at_the_talon(rules, *, bid: bool):
     """A deal of three whose seat 1 won the auction (or was forced to play) and may concede."""
     import random as _random
 
-    from gameplay.engine import Game
-    from gameplay.engine.simulate import shuffled_deck
+    from rules import Game
+    from rules.simulate import shuffled_deck
 
     deal = Game(players=3, first_dealer=0, rules=rules).start_deal(shuffled_deck(_random.Random(1)))
     while not any(action.type == "concede" for action in deal.legal_actions()):
@@ -288,8 +288,8 @@ def _declarer_at_the_talon(rules, *, bid: bool):
 
 @pytest.mark.parametrize("bonus", [50, 30])
 def test_the_concession_question_says_what_conceding_scores_under_the_games_rules(bonus):
-    from gameplay.engine import RuleSet
     from gameplay.selectors import _concede_question
+    from rules import RuleSet
 
     deal, concede = _declarer_at_the_talon(RuleSet(concede_bonus=bonus), bid=True)
 
@@ -301,8 +301,8 @@ def test_the_concession_question_says_what_conceding_scores_under_the_games_rule
 
 
 def test_a_forced_declarer_is_told_he_scores_nothing():
-    from gameplay.engine import RuleSet
     from gameplay.selectors import _concede_question
+    from rules import RuleSet
 
     deal, concede = _declarer_at_the_talon(RuleSet(), bid=False)
     assert deal.forced

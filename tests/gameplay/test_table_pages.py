@@ -10,8 +10,8 @@ import pytest
 from django.urls import reverse
 
 from gameplay import selectors, services
-from gameplay.engine.cards import CARD_NAMES
 from gameplay.models import LiveGame
+from rules.cards import CARD_NAMES
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db

@@ -10,10 +10,10 @@ from channels.layers import get_channel_layer
 from django.contrib.auth.models import AnonymousUser
 
 from gameplay import broadcast, selectors, services
-from gameplay.engine import CARDS
-from gameplay.engine.cards import CARD_NAMES
 from gameplay.models import LiveGame
 from gameplay.shuffle import commitment_message, deck_commitment
+from rules import CARDS
+from rules.cards import CARD_NAMES
 from tests.factories import UserFactory
 from tests.gameplay.conftest import human_choice, live_table_round
 

@@ -10,12 +10,12 @@ import pytest
 from django.db import connection
 from rest_framework.test import APIClient
 
+from draws import services as draw_services
 from scoring import services as scoring_services
 from scoring.models import ResultVersion, TableResult
 from tests.factories import game_sheet
 from tests.integration.conftest import shared_database_url
 from tests.integration.driver import club_with_players
-from tournaments import services
 from tournaments.models import Tournament
 
 pytestmark = pytest.mark.integration
@@ -39,8 +39,8 @@ def table(transactional_db):
         deals_per_round=None,
         quick_results_allowed=True,
     )
-    round_ = services.round_draw(actor=director, tournament=tournament)
-    services.round_publish(actor=director, round_=round_)
+    round_ = draw_services.round_draw(actor=director, tournament=tournament)
+    draw_services.round_publish(actor=director, round_=round_)
     return round_.tables.get()
 
 

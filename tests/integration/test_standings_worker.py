@@ -4,6 +4,7 @@ import datetime
 
 import pytest
 
+from draws import services as draw_services
 from scoring.models import StandingsSnapshot
 from scoring.services import result_confirm, result_submit
 from tests.factories import ClubFactory, PlayerFactory, UserFactory, game_sheet
@@ -22,8 +23,8 @@ def published_round(players: int):
     for _ in range(players):
         player = PlayerFactory(club=club, user=UserFactory())
         services.registration_create(actor=director, tournament=tournament, player=player)
-    round_ = services.round_draw(actor=director, tournament=tournament, seed=5)
-    return director, services.round_publish(actor=director, round_=round_)
+    round_ = draw_services.round_draw(actor=director, tournament=tournament, seed=5)
+    return director, draw_services.round_publish(actor=director, round_=round_)
 
 
 def test_the_worker_stores_standings_after_a_confirmation(celery_worker_process):

@@ -5,7 +5,8 @@ import datetime
 import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 
-from config.exceptions import Conflict
+from core.exceptions import Conflict
+from draws import services as draw_services
 from scoring import selectors
 from scoring.models import ResultVersion, StandingsSnapshot, TableResult
 from scoring.services import (
@@ -37,8 +38,8 @@ def round_of_eight(director):
     for _ in range(8):
         player = PlayerFactory(club=club, user=UserFactory())
         services.registration_create(actor=director, tournament=tournament, player=player)
-    round_ = services.round_draw(actor=director, tournament=tournament, seed=11)
-    return services.round_publish(actor=director, round_=round_)
+    round_ = draw_services.round_draw(actor=director, tournament=tournament, seed=11)
+    return draw_services.round_publish(actor=director, round_=round_)
 
 
 def players_at(table):

@@ -7,10 +7,10 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from gameplay.engine import DEFAULT_RULES, Game, RuleSet
-from gameplay.engine import actions as A
-from gameplay.engine.deal import BIDDING, CONTRACT, DealState
-from gameplay.engine.simulate import shuffled_deck
+from rules import DEFAULT_RULES, Game, RuleSet
+from rules import actions as A
+from rules.deal import BIDDING, CONTRACT, DealState
+from rules.simulate import shuffled_deck
 from scoring.score_sheet import (
     ScoreSheetError,
     sheet_from_deals,

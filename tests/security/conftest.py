@@ -17,6 +17,7 @@ from django.db import transaction
 from django.test import Client, override_settings
 from rest_framework.authtoken.models import Token
 
+from draws import services as draw_services
 from gameplay import services as gameplay_services
 from gameplay.routing import websocket_urlpatterns
 from scoring.services import result_submit, standings_recompute
@@ -76,8 +77,8 @@ def build_world() -> SimpleNamespace:
         )
 
     def published(made, seed):
-        drawn = services.round_draw(actor=director, tournament=made, seed=seed)
-        return services.round_publish(actor=director, round_=drawn)
+        drawn = draw_services.round_draw(actor=director, tournament=made, seed=seed)
+        return draw_services.round_publish(actor=director, round_=drawn)
 
     public, public_registrations = tournament(
         "Open Cup", [f"Player {number}" for number in range(1, 13)], rounds_planned=3
@@ -99,7 +100,7 @@ def build_world() -> SimpleNamespace:
     standings_recompute(tournament_id=public.pk)
 
     fresh, fresh_registrations = tournament("Fresh Cup", [f"Newcomer {n}" for n in range(1, 5)])
-    fresh_round = services.round_draw(actor=director, tournament=fresh, seed=5)
+    fresh_round = draw_services.round_draw(actor=director, tournament=fresh, seed=5)
 
     private, private_registrations = tournament(
         PRIVATE_NAME, [PRIVATE_PLAYER_NAME, "Hidden 2", "Hidden 3", "Hidden 4"], is_public=False

@@ -23,6 +23,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils.html import escape
 
+from draws import services as draw_services
 from gameplay import selectors as gameplay_selectors
 from gameplay import services as gameplay_services
 from gameplay.models import LiveAction, LiveDeal, LiveGame
@@ -83,8 +84,8 @@ def build_home(world) -> SimpleNamespace:
     registrations = services.registration_create_from_names(
         actor=director, tournament=home, names=names
     )
-    round_ = services.round_publish(
-        actor=director, round_=services.round_draw(actor=director, tournament=home, seed=3)
+    round_ = draw_services.round_publish(
+        actor=director, round_=draw_services.round_draw(actor=director, tournament=home, seed=3)
     )
     confirmed_table, live_table = round_.tables.order_by("number")
     enter_confirmed_result(confirmed_table, seed=4)

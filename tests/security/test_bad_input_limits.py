@@ -16,7 +16,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 from django.utils import translation
 
-from config.request_limits import too_large_message
+from core.request_limits import too_large_message
 from gameplay.models import LiveGame
 from scoring.models import ResultVersion
 from tests.factories import game_sheet
@@ -177,8 +177,8 @@ def test_a_csv_upload_over_the_memory_threshold_is_refused_by_its_form(world, cl
 
 
 def test_the_largest_honest_uploads_fit_under_the_limit():
-    from tournaments.archive import ARCHIVE_MAX_BYTES
-    from tournaments.forms import CSV_MAX_BYTES
+    from archive.exchange import ARCHIVE_MAX_BYTES
+    from web.forms.director import CSV_MAX_BYTES
 
     assert max(CSV_MAX_BYTES, ARCHIVE_MAX_BYTES) <= settings.UPLOAD_MAX_FILE_SIZE
 

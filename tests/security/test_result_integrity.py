@@ -11,6 +11,7 @@ import json
 import pytest
 from django.test import Client
 
+from draws import services as draw_services
 from scoring import services as scoring_services
 from scoring.models import ResultVersion, TableResult
 from tests.factories import (
@@ -70,8 +71,8 @@ def evening():
     services.registration_create_from_names(
         actor=director, tournament=tournament, names=[f"Player {n}" for n in range(4)]
     )
-    round_ = services.round_draw(actor=director, tournament=tournament, seed=1)
-    round_ = services.round_publish(actor=director, round_=round_)
+    round_ = draw_services.round_draw(actor=director, tournament=tournament, seed=1)
+    round_ = draw_services.round_publish(actor=director, round_=round_)
     return director, tournament, round_.tables.get()
 
 

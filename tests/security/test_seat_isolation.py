@@ -18,8 +18,8 @@ from django.test import Client
 from django.urls import reverse
 
 from gameplay import selectors, services
-from gameplay.engine.cards import CARD_NAMES
 from gameplay.models import LiveAction, LiveGame
+from rules.cards import CARD_NAMES
 from tests.gameplay.conftest import human_choice
 from tests.gameplay.test_consumers import assert_only_own_cards, hidden_from
 

@@ -21,24 +21,25 @@ from django.db.models import F
 from django.test import Client, TestCase
 from django.urls import reverse
 
-from gameplay import selectors as gameplay_selectors
-from gameplay import services as gameplay_services
-from gameplay.engine import DEFAULT_RULES, Game
-from gameplay.engine.simulate import play_cautiously, shuffled_deck
-from gameplay.models import LiveGame
-from scoring import services as scoring_services
-from scoring.models import StandingsSnapshot, TableResult
-from scoring.score_sheet import sheet_from_game
-from tests.factories import ClubFactory, PlayerFactory, UserFactory
-from tests.gameplay.conftest import play_as_human
-from tournaments import services
-from tournaments.archive import (
+from archive.exchange import (
     ARCHIVE_FORMAT,
     archive_dumps,
     archive_loads,
     tournament_export,
     tournament_import,
 )
+from draws import services as draw_services
+from gameplay import selectors as gameplay_selectors
+from gameplay import services as gameplay_services
+from gameplay.models import LiveGame
+from rules import DEFAULT_RULES, Game
+from rules.simulate import play_cautiously, shuffled_deck
+from scoring import services as scoring_services
+from scoring.models import StandingsSnapshot, TableResult
+from scoring.score_sheet import sheet_from_game
+from tests.factories import ClubFactory, PlayerFactory, UserFactory
+from tests.gameplay.conftest import play_as_human
+from tournaments import services
 from tournaments.models import Player, Round, Tournament
 
 pytestmark = pytest.mark.django_db
@@ -107,8 +108,8 @@ def enter_paper_result(director, table, *, seed: int, corrected: bool = False) -
 
 
 def play_round(director, tournament, number: int, *, last: bool) -> Round:
-    round_ = services.round_draw(actor=director, tournament=tournament, seed=number)
-    round_ = services.round_publish(actor=director, round_=round_)
+    round_ = draw_services.round_draw(actor=director, tournament=tournament, seed=number)
+    round_ = draw_services.round_publish(actor=director, round_=round_)
     for table in round_.tables.order_by("number"):
         if table.seats.filter(registration__isnull=True).exists():
             game = play_live(director, table, to_the_end=not last, seed=table.number)
@@ -845,7 +846,7 @@ def test_a_bad_element_of_an_upload_is_named(archive, desk, club):
 
 
 def test_an_upload_too_large_is_refused(desk, club, monkeypatch):
-    monkeypatch.setattr("tournaments.views.director.ARCHIVE_MAX_BYTES", 100)
+    monkeypatch.setattr("web.views.director.ARCHIVE_MAX_BYTES", 100)
     response = desk.post(
         reverse("director-tournament-import"), {"club": club.pk, "file": upload(b" " * 200)}
     )

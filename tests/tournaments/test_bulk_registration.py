@@ -5,9 +5,11 @@ import datetime
 import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 
+from draws import selectors as draw_selectors
+from draws import services as draw_services
 from scoring.models import TableResult
 from tests.factories import ClubFactory, PlayerFactory, UserFactory, enter_confirmed_result
-from tournaments import selectors, services
+from tournaments import services
 from tournaments.models import Player, Registration
 
 pytestmark = pytest.mark.django_db
@@ -134,13 +136,13 @@ def test_a_withdrawn_player_on_the_list_rejoins(director, tournament):
 
 def test_late_entries_from_a_list_play_from_the_next_round(director, tournament):
     register(director, tournament, [f"Player {n}" for n in range(8)])
-    round_ = services.round_draw(actor=director, tournament=tournament, seed=1)
+    round_ = draw_services.round_draw(actor=director, tournament=tournament, seed=1)
 
     with pytest.raises(ValidationError, match="drawn but not published") as excinfo:
         register(director, tournament, ["Late", "Later"])
     assert len(messages_of(excinfo)) == 1  # said once, not once per line
 
-    services.round_publish(actor=director, round_=round_)
+    draw_services.round_publish(actor=director, round_=round_)
     late = register(director, tournament, ["Late", "Later"])
     assert [r.first_round for r in late] == [2, 2]
 
@@ -156,23 +158,23 @@ def test_only_a_director_of_the_club_registers_a_list(tournament):
 
 def test_repeat_meetings_count_the_pairs_at_a_table_who_met_before(director, tournament):
     register(director, tournament, [f"Player {n}" for n in range(8)])
-    first = services.round_draw(actor=director, tournament=tournament, seed=1)
-    services.round_publish(actor=director, round_=first)
-    assert set(selectors.repeat_meetings_by_table(first).values()) == {0}
+    first = draw_services.round_draw(actor=director, tournament=tournament, seed=1)
+    draw_services.round_publish(actor=director, round_=first)
+    assert set(draw_selectors.repeat_meetings_by_table(first).values()) == {0}
     for table in first.tables.all():
         enter_confirmed_result(table, seed=table.pk)
     assert not TableResult.objects.exclude(status="confirmed").exists()
 
-    second = services.round_draw(actor=director, tournament=tournament, seed=2)
+    second = draw_services.round_draw(actor=director, tournament=tournament, seed=2)
     # Put round 1's table 1 back together at round 2's table 1 by swapping seats.
     wanted = [s.registration_id for s in first.tables.get(number=1).seats.order_by("position")]
     for position, registration_id in enumerate(wanted):
         seat = second.seats.get(table__number=1, position=position)
         other = second.seats.get(registration_id=registration_id)
         if seat.pk != other.pk:
-            services.round_swap_seats(actor=director, round_=second, first=seat, second=other)
+            draw_services.round_swap_seats(actor=director, round_=second, first=seat, second=other)
 
-    repeats = selectors.repeat_meetings_by_table(second)
+    repeats = draw_selectors.repeat_meetings_by_table(second)
     table_one = second.tables.get(number=1)
     assert repeats[table_one.pk] == 6  # four players, six pairs, all met in round 1
 

@@ -1,4 +1,4 @@
-"""The seat draw (tournaments.seating): valid tables every round, repeats avoided, known schedules.
+"""The seat draw (draws.seating): valid tables every round, repeats avoided, known schedules.
 
 Pure tests, no database. Timing goals are in bench/seating.py, not here.
 """
@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tournaments.seating import (
+from draws.seating import (
     SeatingError,
     draw_round,
     draw_schedule,
@@ -22,7 +22,7 @@ from tournaments.seating import (
     plan_tables,
     table_plan,
 )
-from tournaments.seating.constructions import KNOWN_MAXIMA, stored_schedules
+from draws.seating.constructions import KNOWN_MAXIMA, stored_schedules
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -374,7 +374,7 @@ def test_evaluate_counts_leading_repeat_free_rounds():
 
 def run_cli(*arguments):
     return subprocess.run(
-        [sys.executable, "-m", "tournaments.seating", *arguments],
+        [sys.executable, "-m", "draws.seating", *arguments],
         capture_output=True,
         text=True,
         cwd=ROOT,

@@ -7,6 +7,7 @@ import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, transaction
 
+from draws import services as draw_services
 from scoring.models import TableResult
 from tests.factories import ClubFactory, PlayerFactory, TournamentFactory, UserFactory
 from tournaments import services
@@ -100,7 +101,7 @@ def test_fixed_deals_need_a_multiple_of_the_table_size_with_bots(director, club)
 def test_the_format_is_fixed_once_a_round_is_drawn_but_the_name_is_not(director, club):
     tournament = make_tournament(director, club)
     register(director, tournament, 8)
-    services.round_draw(actor=director, tournament=tournament, seed=1)
+    draw_services.round_draw(actor=director, tournament=tournament, seed=1)
 
     with pytest.raises(ValidationError) as refused:
         services.tournament_update(actor=director, tournament=tournament, table_size="3")
@@ -135,7 +136,7 @@ def test_the_database_forbids_duplicate_start_numbers_and_double_seating(directo
     with pytest.raises(IntegrityError), transaction.atomic():
         Registration.objects.filter(pk=second.pk).update(start_number=first.start_number)
 
-    round_ = services.round_draw(actor=director, tournament=tournament, seed=3)
+    round_ = draw_services.round_draw(actor=director, tournament=tournament, seed=3)
     seat = Seat.objects.filter(round=round_, registration__isnull=False).first()
     other_table = round_.tables.exclude(pk=seat.table_id).first()
     with pytest.raises(IntegrityError), transaction.atomic():
@@ -149,7 +150,7 @@ def test_drawing_seats_every_player_once_at_tables_of_three_and_four(director, c
     tournament = make_tournament(director, club, table_size="4")
     registrations = register(director, tournament, 10)
 
-    round_ = services.round_draw(actor=director, tournament=tournament, seed=42)
+    round_ = draw_services.round_draw(actor=director, tournament=tournament, seed=42)
 
     tables = seated(round_)
     assert sorted(len(t) for t in tables) == [3, 3, 4]
@@ -163,7 +164,7 @@ def test_with_bots_allowed_the_empty_seats_get_bots(director, club):
     tournament = make_tournament(director, club, table_size="4", bots_allowed=True)
     register(director, tournament, 10)
 
-    tables = seated(services.round_draw(actor=director, tournament=tournament, seed=5))
+    tables = seated(draw_services.round_draw(actor=director, tournament=tournament, seed=5))
 
     assert all(len(t) == 4 for t in tables)
     assert sum(t.count(None) for t in tables) == 2
@@ -174,13 +175,13 @@ def test_with_bots_allowed_the_empty_seats_get_bots(director, club):
 def test_the_same_seed_gives_the_same_draw_and_a_redraw_a_new_one(director, club):
     tournament = make_tournament(director, club)
     register(director, tournament, 16)
-    round_ = services.round_draw(actor=director, tournament=tournament, seed=7)
+    round_ = draw_services.round_draw(actor=director, tournament=tournament, seed=7)
     first = seated(round_)
 
     with pytest.raises(ValidationError):
-        services.round_redraw(actor=director, round_=round_, seed=7)
-    services.round_redraw(actor=director, round_=round_, seed=8)
-    services.round_redraw(actor=director, round_=round_, seed=7)  # back to the first seed
+        draw_services.round_redraw(actor=director, round_=round_, seed=7)
+    draw_services.round_redraw(actor=director, round_=round_, seed=8)
+    draw_services.round_redraw(actor=director, round_=round_, seed=7)  # back to the first seed
 
     assert seated(round_) == first
 
@@ -188,44 +189,44 @@ def test_the_same_seed_gives_the_same_draw_and_a_redraw_a_new_one(director, club
 def test_the_next_round_waits_for_every_confirmed_result(director, club):
     tournament = make_tournament(director, club)
     register(director, tournament, 8)
-    round_ = services.round_draw(actor=director, tournament=tournament, seed=1)
+    round_ = draw_services.round_draw(actor=director, tournament=tournament, seed=1)
 
     with pytest.raises(ValidationError, match="publish or redraw"):
-        services.round_draw(actor=director, tournament=tournament)
-    services.round_publish(actor=director, round_=round_)
+        draw_services.round_draw(actor=director, tournament=tournament)
+    draw_services.round_publish(actor=director, round_=round_)
     assert TableResult.objects.filter(table__round=round_).count() == 2
     with pytest.raises(ValidationError, match="confirmed result"):
-        services.round_draw(actor=director, tournament=tournament)
+        draw_services.round_draw(actor=director, tournament=tournament)
 
 
 def test_swapping_two_seats_of_a_draft_round(director, club):
     tournament = make_tournament(director, club)
     register(director, tournament, 8)
-    round_ = services.round_draw(actor=director, tournament=tournament, seed=1)
+    round_ = draw_services.round_draw(actor=director, tournament=tournament, seed=1)
     before = seated(round_)
     first = Seat.objects.get(table__number=1, round=round_, position=0)
     second = Seat.objects.get(table__number=2, round=round_, position=3)
 
-    services.round_swap_seats(actor=director, round_=round_, first=first, second=second)
+    draw_services.round_swap_seats(actor=director, round_=round_, first=first, second=second)
 
     after = seated(round_)
     assert after[0][0] == before[1][3] and after[1][3] == before[0][0]
-    services.round_publish(actor=director, round_=round_)
+    draw_services.round_publish(actor=director, round_=round_)
     with pytest.raises(ValidationError):
-        services.round_swap_seats(actor=director, round_=round_, first=first, second=second)
+        draw_services.round_swap_seats(actor=director, round_=round_, first=first, second=second)
 
 
 def test_late_entries_and_withdrawals_change_the_next_draw_only(director, club, finish_round):
     tournament = make_tournament(director, club, rounds_planned=3)
     registrations = register(director, tournament, 8)
-    round_one = services.round_draw(actor=director, tournament=tournament, seed=1)
-    services.round_publish(actor=director, round_=round_one)
+    round_one = draw_services.round_draw(actor=director, tournament=tournament, seed=1)
+    draw_services.round_publish(actor=director, round_=round_one)
     services.registration_withdraw(actor=director, registration=registrations[0])
     late = register(director, tournament, 4)
     assert [r.first_round for r in late] == [2, 2, 2, 2]
 
     finish_round(round_one)
-    round_two = services.round_draw(actor=director, tournament=tournament, seed=2)
+    round_two = draw_services.round_draw(actor=director, tournament=tournament, seed=2)
 
     playing = {r for table in seated(round_two) for r in table}
     assert registrations[0].pk not in playing
@@ -239,9 +240,9 @@ def test_balanced_draws_avoid_repeated_meetings(director, club, finish_round):
     register(director, tournament, 16)
     meetings = Counter()
     for number in range(1, 6):
-        round_ = services.round_draw(actor=director, tournament=tournament, seed=number)
+        round_ = draw_services.round_draw(actor=director, tournament=tournament, seed=number)
         count_meetings(round_, meetings)
-        services.round_publish(actor=director, round_=round_)
+        draw_services.round_publish(actor=director, round_=round_)
         finish_round(round_)
 
     # Round by round there is no guarantee of the repeat-free maximum (the schedule mode gives
@@ -255,9 +256,9 @@ def test_schedule_mode_plays_five_rounds_of_sixteen_without_a_repeat(director, c
     register(director, tournament, 16)
     meetings = Counter()
     for _ in range(5):
-        round_ = services.round_draw(actor=director, tournament=tournament)
+        round_ = draw_services.round_draw(actor=director, tournament=tournament)
         count_meetings(round_, meetings)
-        services.round_publish(actor=director, round_=round_)
+        draw_services.round_publish(actor=director, round_=round_)
         finish_round(round_)
 
     assert len(meetings) == 16 * 3 * 5 / 2
@@ -268,20 +269,20 @@ def test_the_draw_needs_the_director(director, club):
     tournament = make_tournament(director, club)
     register(director, tournament, 8)
     with pytest.raises(PermissionDenied):
-        services.round_draw(actor=UserFactory(), tournament=tournament)
+        draw_services.round_draw(actor=UserFactory(), tournament=tournament)
 
 
 def test_a_tournament_finishes_only_when_every_round_is_finished(director, club, finish_round):
     tournament = make_tournament(director, club, rounds_planned=1)
     register(director, tournament, 4)
-    round_ = services.round_draw(actor=director, tournament=tournament, seed=1)
-    services.round_publish(actor=director, round_=round_)
+    round_ = draw_services.round_draw(actor=director, tournament=tournament, seed=1)
+    draw_services.round_publish(actor=director, round_=round_)
     with pytest.raises(ValidationError, match="not finished"):
         services.tournament_finish(actor=director, tournament=tournament)
 
     finish_round(round_)
     with pytest.raises(ValidationError, match="All 1 round is drawn"):
-        services.round_draw(actor=director, tournament=tournament)
+        draw_services.round_draw(actor=director, tournament=tournament)
     assert services.tournament_finish(actor=director, tournament=tournament).status == "finished"
 
 
@@ -293,17 +294,17 @@ def test_tournament_factory_defaults_are_valid():
 def test_in_schedule_mode_only_the_first_round_is_redrawn(director, club, finish_round):
     tournament = make_tournament(director, club, rounds_planned=3, seating_mode="schedule")
     register(director, tournament, 9)
-    first = services.round_draw(actor=director, tournament=tournament, seed=1)
+    first = draw_services.round_draw(actor=director, tournament=tournament, seed=1)
     before = seated(first)
-    services.round_redraw(actor=director, round_=first, seed=2)
+    draw_services.round_redraw(actor=director, round_=first, seed=2)
     assert seated(first) != before
-    services.round_publish(actor=director, round_=first)
+    draw_services.round_publish(actor=director, round_=first)
     finish_round(first)
 
-    second = services.round_draw(actor=director, tournament=tournament)
+    second = draw_services.round_draw(actor=director, tournament=tournament)
 
     with pytest.raises(ValidationError, match="schedule"):
-        services.round_redraw(actor=director, round_=second)
+        draw_services.round_redraw(actor=director, round_=second)
     pairs = [
         {frozenset((a, b)) for table in seated(r) for a in table for b in table if a != b}
         for r in (first, second)

@@ -12,6 +12,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 from rest_framework.test import APIClient
 
+from draws import services as draw_services
 from scoring.models import ResultVersion, TableResult
 from scoring.services import result_submit
 from tests.factories import (
@@ -23,9 +24,8 @@ from tests.factories import (
     game_sheet,
 )
 from tests.web.test_director_pages import sheet_data
-from tournaments import services
-from tournaments.forms import NAMES_MAX_LENGTH, SheetFormSet
 from tournaments.models import Player
+from web.forms.director import NAMES_MAX_LENGTH, SheetFormSet
 
 pytestmark = pytest.mark.django_db
 
@@ -57,8 +57,8 @@ def playing(director, club):
     """A published table of four whose first version (seat 1's sheet) waits for confirmation."""
     tournament = TournamentFactory(club=club, rounds_planned=1)
     RegistrationFactory.create_batch(4, tournament=tournament)
-    round_ = services.round_draw(actor=director, tournament=tournament, seed=5)
-    services.round_publish(actor=director, round_=round_)
+    round_ = draw_services.round_draw(actor=director, tournament=tournament, seed=5)
+    draw_services.round_publish(actor=director, round_=round_)
     table = round_.tables.get()
     result_submit(actor=director, table=table, sheet=game_sheet(players=4), expected_version=0)
     return table

@@ -9,7 +9,8 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 from django.urls import reverse
 
-from gameplay.engine import RuleSet
+from draws import services as draw_services
+from rules import RuleSet
 from scoring import services as scoring_services
 from scoring.models import ResultVersion, TableResult
 from tests.factories import (
@@ -303,7 +304,7 @@ def test_late_entry_withdrawal_and_return_between_rounds(desk, director, club, f
     tournament = TournamentFactory(club=club, rounds_planned=3)
     for name in NAMES[:8]:
         RegistrationFactory(tournament=tournament, player=PlayerFactory(club=club, name=name))
-    round_ = services.round_draw(actor=director, tournament=tournament, seed=1)
+    round_ = draw_services.round_draw(actor=director, tournament=tournament, seed=1)
     players_page = reverse("director-registrations", args=[tournament.pk])
 
     # While the round is a draft, entries wait: the service says why.
@@ -313,7 +314,7 @@ def test_late_entry_withdrawal_and_return_between_rounds(desk, director, club, f
     assert response.status_code == 400
     assert "publish or redraw it after the entry" in page(response)
 
-    services.round_publish(actor=director, round_=round_)
+    draw_services.round_publish(actor=director, round_=round_)
     response = desk.post(
         reverse("director-registration-add", args=[tournament.pk]),
         {"name": "Петро Марченко"},
@@ -389,7 +390,7 @@ def test_settings_can_be_edited_and_the_format_is_locked_once_a_round_is_drawn(
     assert tournament.standings_precedence[-1] == "random"
 
     RegistrationFactory.create_batch(6, tournament=tournament)
-    services.round_draw(actor=director, tournament=tournament)
+    draw_services.round_draw(actor=director, tournament=tournament)
     form = page(desk.get(edit))
     assert 'name="table_size"' in form and "disabled" in form
     assert "the format and the rule options are fixed" in form
@@ -412,8 +413,8 @@ def world(director, club):
     """A tournament of the club with a published round and its tables."""
     tournament = TournamentFactory(club=club, rounds_planned=2)
     registrations = RegistrationFactory.create_batch(8, tournament=tournament)
-    round_ = services.round_draw(actor=director, tournament=tournament, seed=3)
-    services.round_publish(actor=director, round_=round_)
+    round_ = draw_services.round_draw(actor=director, tournament=tournament, seed=3)
+    draw_services.round_publish(actor=director, round_=round_)
     return {
         "tournament": tournament,
         "round": round_,
@@ -697,8 +698,8 @@ def test_bad_draw_input_is_explained(desk, director, tournament):
 def playing(director, club):
     tournament = TournamentFactory(club=club, rounds_planned=1)
     RegistrationFactory.create_batch(4, tournament=tournament)
-    round_ = services.round_draw(actor=director, tournament=tournament, seed=5)
-    services.round_publish(actor=director, round_=round_)
+    round_ = draw_services.round_draw(actor=director, tournament=tournament, seed=5)
+    draw_services.round_publish(actor=director, round_=round_)
     return round_.tables.get()
 
 
@@ -774,7 +775,7 @@ def test_more_rows_can_be_added_to_a_long_sheet(desk, playing):
 def test_a_draft_round_has_no_result_to_enter(desk, director, club):
     tournament = TournamentFactory(club=club)
     RegistrationFactory.create_batch(4, tournament=tournament)
-    table = services.round_draw(actor=director, tournament=tournament).tables.get()
+    table = draw_services.round_draw(actor=director, tournament=tournament).tables.get()
     url = reverse("director-table-result", args=[table.pk])
     assert "not published yet" in page(desk.get(url))
     response = desk.post(url, sheet_data(game_sheet(players=4, seed=1), expected_version=0))

@@ -39,7 +39,7 @@ def test_healthz_reports_unavailable_when_the_database_fails(client, monkeypatch
     def broken_cursor(*args, **kwargs):
         raise OperationalError("connection refused")
 
-    monkeypatch.setattr("config.views.connection.cursor", broken_cursor)
+    monkeypatch.setattr("core.health.connection.cursor", broken_cursor)
 
     response = client.get("/healthz")
 

@@ -11,6 +11,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils.html import escape
 
+from draws import services as draw_services
 from scoring import services as scoring_services
 from scoring.models import ResultVersion, TableResult
 from scoring.selectors import table_role
@@ -39,8 +40,8 @@ def tournament(director):
     for number in range(8):
         player = PlayerFactory(club=club, name=f"Player {number}", user=UserFactory())
         services.registration_create(actor=director, tournament=tournament, player=player)
-    round_ = services.round_draw(actor=director, tournament=tournament, seed=11)
-    services.round_publish(actor=director, round_=round_)
+    round_ = draw_services.round_draw(actor=director, tournament=tournament, seed=11)
+    draw_services.round_publish(actor=director, round_=round_)
     tournament.refresh_from_db()
     return tournament
 
@@ -522,7 +523,7 @@ def test_a_director_may_open_any_tables_sheet(client, table, director):
 
 def test_players_do_not_see_a_draft_rounds_tables(client, tournament, director, finish_round):
     finish_round(tournament.rounds.get(number=1))
-    draft = services.round_draw(actor=director, tournament=tournament, seed=5)
+    draft = draw_services.round_draw(actor=director, tournament=tournament, seed=5)
     table = draft.tables.get(number=1)
 
     assert client_of(client, users_at(table)[0]).get(sheet_url(table)).status_code == 404
@@ -618,8 +619,8 @@ def test_a_table_of_three_with_a_bot_has_three_score_fields_and_names_the_bot(cl
     for _ in range(5):
         player = PlayerFactory(club=club, user=UserFactory())
         services.registration_create(actor=director, tournament=tournament, player=player)
-    round_ = services.round_draw(actor=director, tournament=tournament, seed=3)
-    services.round_publish(actor=director, round_=round_)
+    round_ = draw_services.round_draw(actor=director, tournament=tournament, seed=3)
+    draw_services.round_publish(actor=director, round_=round_)
     table = round_.tables.get(seats__registration__isnull=True)
     human = table.seats.filter(registration__isnull=False).first().registration.player.user
 

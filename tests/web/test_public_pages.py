@@ -13,6 +13,7 @@ import re
 import pytest
 from django.urls import reverse
 
+from draws import services as draw_services
 from scoring import selectors as scoring_selectors
 from scoring.services import result_record_live
 from tests.factories import (
@@ -54,8 +55,8 @@ def make_tournament(director, *, players=8, name="Friday Cup", is_public=True, *
 
 
 def publish_next_round(director, tournament):
-    round_ = services.round_draw(actor=director, tournament=tournament, seed=7)
-    return services.round_publish(actor=director, round_=round_)
+    round_ = draw_services.round_draw(actor=director, tournament=tournament, seed=7)
+    return draw_services.round_publish(actor=director, round_=round_)
 
 
 @pytest.fixture
@@ -64,7 +65,7 @@ def played(director, finish_round):
     tournament = make_tournament(director)
     finish_round(publish_next_round(director, tournament))
     finish_round(publish_next_round(director, tournament))
-    services.round_draw(actor=director, tournament=tournament, seed=9)
+    draw_services.round_draw(actor=director, tournament=tournament, seed=9)
     tournament.refresh_from_db()
     return tournament
 
@@ -483,7 +484,7 @@ def test_csv_quotes_names_with_commas_and_quotes(client, director, finish_round)
 def test_prerendered_standings_are_served_in_each_language_without_rendering(
     client, director, finish_round, django_assert_max_num_queries
 ):
-    from tournaments.views.public import standings_prerender
+    from web.views.public import standings_prerender
 
     tournament = make_tournament(director)
     finish_round(publish_next_round(director, tournament))

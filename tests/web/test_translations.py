@@ -20,15 +20,17 @@ from django.core.exceptions import ValidationError
 from django.urls import reverse
 from django.utils import translation
 
-from config.i18n import error_text, translate
-from gameplay.engine import RuleOptionError, RuleSet
-from gameplay.engine.messages import Message, ngettext, pgettext
+from core.i18n import error_text, translate
+from draws import seating
+from draws import services as draw_services
+from rules import RuleOptionError, RuleSet
+from rules.messages import Message, ngettext, pgettext
 from scoring import services as scoring_services
 from scoring.score_sheet import ScoreSheetError, validate_score_sheet
 from scoring.standings import validate_placement_points, validate_precedence
 from tests.factories import ClubFactory, PlayerFactory, UserFactory, enter_confirmed_result
 from tests.factories import game_sheet as engine_game_sheet
-from tournaments import seating, services
+from tournaments import services
 
 PO_FILE = Path(settings.BASE_DIR) / "locale" / "uk" / "LC_MESSAGES" / "django.po"
 UKRAINIAN_PLURALS = (
@@ -37,7 +39,7 @@ UKRAINIAN_PLURALS = (
 )
 # The modules that explain themselves without Django (their messages are `Message`s).
 PURE_MODULES = [
-    "gameplay/engine/rules.py",
+    "rules/options.py",
     "scoring/score_sheet.py",
     "scoring/standings.py",
     *sorted(
@@ -413,13 +415,13 @@ def world(director, django_capture_on_commit_callbacks):
     for name in names:
         player = PlayerFactory(club=club, name=name, user=UserFactory())
         services.registration_create(actor=director, tournament=tournament, player=player)
-    first = services.round_draw(actor=director, tournament=tournament, seed=11)
-    services.round_publish(actor=director, round_=first)
+    first = draw_services.round_draw(actor=director, tournament=tournament, seed=11)
+    draw_services.round_publish(actor=director, round_=first)
     for table in first.tables.order_by("number"):
         with django_capture_on_commit_callbacks(execute=True):
             enter_confirmed_result(table, seed=table.pk)
-    second = services.round_draw(actor=director, tournament=tournament, seed=12)
-    services.round_publish(actor=director, round_=second)
+    second = draw_services.round_draw(actor=director, tournament=tournament, seed=12)
+    draw_services.round_publish(actor=director, round_=second)
     tournament.refresh_from_db()
     table = second.tables.get(number=1)
     return {"tournament": tournament, "first": first, "second": second, "table": table}
@@ -627,7 +629,7 @@ def test_a_seat_draw_error_reaches_the_director_in_ukrainian(director):
         services.registration_create(actor=director, tournament=tournament, player=player)
 
     with translation.override("uk"), pytest.raises(ValidationError) as refused:
-        services.round_draw(actor=director, tournament=tournament, seed=1)
+        draw_services.round_draw(actor=director, tournament=tournament, seed=1)
 
     assert refused.value.messages == [
         "5 гравців не можна розсадити за столи на 3 і 4; посадіть їх із ботами"

@@ -1,0 +1,1 @@
+"""Export and import of a whole tournament as one JSON document (the archive format)."""

@@ -1,0 +1,35 @@
+"""Bots for 1001 in pure Python: they see only an observation and return a legal action.
+
+    from bots import make_bot
+    bot = make_bot("normal", seed=7)
+    action = bot.choose(state.observation(seat))   # an engine Action with its seat set
+
+Names: `random` (uniform legal action), `heuristic` (rule-based), `strong` (search over
+determinizations). Levels for tournaments: `easy` (heuristic), `normal` (strong), `hard` (strong
+with a larger search budget). A bot is deterministic for its seed and the observation.
+"""
+
+from __future__ import annotations
+
+from .base import Bot
+from .heuristic import HeuristicBot
+from .random_bot import RandomBot
+from .strong import StrongBot
+
+LEVELS = {"easy": "heuristic", "normal": "normal", "hard": "hard"}
+BOT_NAMES = ("random", "heuristic", "strong", "easy", "normal", "hard")
+
+
+def make_bot(level_or_name: str, *, seed: int) -> Bot:
+    """A bot by name (random, heuristic, strong) or level (easy, normal, hard)."""
+    name = level_or_name
+    if name == "random":
+        return RandomBot(seed=seed)
+    if name in ("heuristic", "easy"):
+        return HeuristicBot(seed=seed)
+    if name in ("strong", "normal", "hard"):
+        return StrongBot(seed=seed, level="hard" if name == "hard" else "normal")
+    raise ValueError(f"unknown bot {level_or_name!r}; known: {', '.join(BOT_NAMES)}")
+
+
+__all__ = ["BOT_NAMES", "LEVELS", "Bot", "HeuristicBot", "RandomBot", "StrongBot", "make_bot"]

@@ -1,0 +1,264 @@
+"""Bot arena: plays deals between bots and prints one JSON object of scores, contracts and timing.
+
+    python -m bots.arena --bots strong,heuristic,heuristic --deals 600 --seed 1 \
+        [--players 3|4] [--duplicate] [--jobs 2] [--rules '{"must_beat": true}']
+
+Bots are names (`random`, `heuristic`, `strong`) or levels (`easy`, `normal`, `hard`), one per
+seat; `--players` defaults to the number of bots. Deck i is shuffled by a generator seeded with
+(seed, i) and dealt by seat i % players. Every action goes through the engine's checked `apply`,
+so an illegal action stops the arena with an error.
+
+With `--duplicate` every deck is played once for each rotation of the bots over the seats (bot j
+sits at seat (j + r) % players in rotation r), so every bot gets every hand, every position and
+every turn to sit out, and the luck of the deal cancels out. `--deals N` is the number of deals
+played in all; with `--duplicate` it is rounded up to a multiple of the number of players.
+
+A name that sits in several seats is aggregated. Its `ci95` is a 95% interval of its mean score per
+deal, computed over decks (a deck's deals, all rotations, count as one sample, since they share
+the cards). `differences` gives, for each pair of names, the mean of (first - second) per deal over
+the same decks, with its interval: the number the goals of the bots are judged by.
+`decision_ms` is the wall time of each `choose()` call, and `phases` breaks it down by the phase of
+the deal (bidding, giving, contract, play). `--jobs` plays decks in parallel processes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import multiprocessing
+import os
+import random
+import sys
+import time
+from collections import defaultdict
+from collections.abc import Sequence
+from itertools import combinations
+
+from rules import DealState, RuleSet
+from rules.errors import RuleOptionError
+
+from . import BOT_NAMES, make_bot
+
+PHASES = ("bidding", "giving", "contract", "play")
+
+
+def deck_for(seed: int, index: int) -> list[int]:
+    rng = random.Random(seed * 1_000_003 + index)
+    deck = list(range(24))
+    rng.shuffle(deck)
+    return deck
+
+
+def play_deal(
+    deck: Sequence[int],
+    seat_bots: Sequence[str],
+    *,
+    dealer: int,
+    rules: RuleSet,
+    seed: int,
+) -> dict:
+    """Play one deal; the bots are given by name per seat. Returns the per-seat results."""
+    players = len(seat_bots)
+    bots = [make_bot(name, seed=seed * 16 + seat) for seat, name in enumerate(seat_bots)]
+    state = DealState.deal(deck, players=players, dealer=dealer, rules=rules)
+    times: list[list[tuple[str, float]]] = [[] for _ in range(players)]
+    while not state.done:
+        seat = state.to_act
+        observation = state.observation(seat)
+        started = time.perf_counter()
+        action = bots[seat].choose(observation)
+        elapsed = (time.perf_counter() - started) * 1000
+        times[seat].append((observation.phase, elapsed))
+        state.apply(action)
+    marriages = [0] * players
+    for marriage in state.marriages():
+        marriages[marriage.seat] += 1
+    return {
+        "bots": list(seat_bots),
+        "scores": list(state.scores),
+        "declarer": state.declarer,
+        "outcome": state.outcome,
+        "marriages": marriages,
+        "times": times,
+    }
+
+
+def _deck_job(job: tuple) -> list[dict]:
+    index, bots, players, rules_dict, seed, duplicate = job
+    rules = RuleSet.from_dict(rules_dict)
+    deck = deck_for(seed, index)
+    dealer = index % players
+    rotations = range(players) if duplicate else range(1)
+    results = []
+    for rotation in rotations:
+        seat_bots = [bots[(seat - rotation) % players] for seat in range(players)]
+        result = play_deal(
+            deck,
+            seat_bots,
+            dealer=dealer,
+            rules=rules,
+            seed=seed * 1_000_003 + index * 8 + rotation,
+        )
+        result["deck"] = index
+        results.append(result)
+    return results
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    position = min(len(ordered) - 1, max(0, math.ceil(fraction * len(ordered)) - 1))
+    return ordered[position]
+
+
+def mean_ci(samples: list[float]) -> tuple[float, float, float]:
+    count = len(samples)
+    if not count:
+        return 0.0, 0.0, 0.0
+    mean = sum(samples) / count
+    if count < 2:
+        return mean, mean, mean
+    variance = sum((x - mean) ** 2 for x in samples) / (count - 1)
+    half = 1.96 * math.sqrt(variance / count)
+    return mean, mean - half, mean + half
+
+
+def timing(values: list[float]) -> dict:
+    return {
+        "p50": round(percentile(values, 0.5), 2),
+        "p95": round(percentile(values, 0.95), 2),
+        "max": round(max(values), 2) if values else 0.0,
+        "count": len(values),
+    }
+
+
+def summarize(results: list[dict], names: Sequence[str]) -> dict:
+    per_deck: dict[str, dict[int, list[int]]] = defaultdict(lambda: defaultdict(list))
+    stats = {
+        name: {"bid": 0, "made": 0, "conceded": 0, "marriages": 0, "times": defaultdict(list)}
+        for name in names
+    }
+    for result in results:
+        for seat, name in enumerate(result["bots"]):
+            entry = stats[name]
+            per_deck[name][result["deck"]].append(result["scores"][seat])
+            entry["marriages"] += result["marriages"][seat]
+            if seat == result["declarer"]:
+                entry["bid"] += 1
+                entry["made"] += result["outcome"] == "made"
+                entry["conceded"] += result["outcome"] == "conceded"
+            for phase, elapsed in result["times"][seat]:
+                entry["times"][phase].append(elapsed)
+    deck_means = {
+        name: {deck: sum(v) / len(v) for deck, v in decks.items()}
+        for name, decks in per_deck.items()
+    }
+    bots = {}
+    for name in names:
+        mean, low, high = mean_ci(list(deck_means[name].values()))
+        entry = stats[name]
+        everything = [t for phase in PHASES for t in entry["times"][phase]]
+        bots[name] = {
+            "mean_score": round(mean, 2),
+            "ci95": [round(low, 2), round(high, 2)],
+            "contracts": {"bid": entry["bid"], "made": entry["made"]},
+            "conceded": entry["conceded"],
+            "marriages": entry["marriages"],
+            "decision_ms": {k: v for k, v in timing(everything).items() if k != "count"},
+            "decisions": len(everything),
+            "phases": {phase: timing(entry["times"][phase]) for phase in PHASES},
+        }
+    differences = {}
+    for first, second in combinations(names, 2):
+        decks = sorted(set(deck_means[first]) & set(deck_means[second]))
+        diffs = [deck_means[first][d] - deck_means[second][d] for d in decks]
+        mean, low, high = mean_ci(diffs)
+        differences[f"{first}-{second}"] = {
+            "mean": round(mean, 2),
+            "ci95": [round(low, 2), round(high, 2)],
+        }
+    return {"bots": bots, "differences": differences}
+
+
+def run_arena(
+    bots: Sequence[str],
+    *,
+    deals: int,
+    seed: int,
+    players: int | None = None,
+    duplicate: bool = False,
+    jobs: int = 1,
+    rules: RuleSet | None = None,
+) -> dict:
+    players = players or len(bots)
+    if len(bots) != players:
+        raise ValueError(f"{players} players need {players} bots, got {len(bots)}")
+    rules = rules or RuleSet()
+    decks = math.ceil(deals / players) if duplicate else deals
+    job_list = [(i, list(bots), players, rules.to_dict(), seed, duplicate) for i in range(decks)]
+    started = time.perf_counter()
+    results: list[dict] = []
+    if jobs > 1 and decks > 1:
+        with multiprocessing.get_context("fork").Pool(jobs) as pool:
+            for chunk in pool.imap_unordered(_deck_job, job_list, chunksize=1):
+                results.extend(chunk)
+    else:
+        for job in job_list:
+            results.extend(_deck_job(job))
+    results.sort(key=lambda r: r["deck"])
+    names = list(dict.fromkeys(bots))
+    summary = summarize(results, names)
+    return {
+        "deals": len(results),
+        "decks": decks,
+        "players": players,
+        "duplicate": duplicate,
+        "seed": seed,
+        "rules": rules.to_dict(),
+        "seconds": round(time.perf_counter() - started, 1),
+        **summary,
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m bots.arena", description=__doc__.split("\n")[0]
+    )
+    parser.add_argument("--bots", required=True, help="comma-separated names or levels, per seat")
+    parser.add_argument("--deals", type=int, required=True)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--players", type=int, choices=(3, 4))
+    parser.add_argument("--duplicate", action="store_true")
+    parser.add_argument("--jobs", type=int, default=1, help="processes; 0: one per core")
+    parser.add_argument("--rules", default="{}", help="rule options as JSON, RULES.md names")
+    args = parser.parse_args(argv)
+    bots = [name.strip() for name in args.bots.split(",") if name.strip()]
+    unknown = [name for name in bots if name not in BOT_NAMES]
+    if unknown:
+        parser.error(f"unknown bot {unknown[0]!r}; known: {', '.join(BOT_NAMES)}")
+    players = args.players or len(bots)
+    if len(bots) != players:
+        parser.error(f"{players} players need {players} bots, got {len(bots)}")
+    if args.deals < 1:
+        parser.error("--deals must be at least 1")
+    try:
+        rules = RuleSet.from_dict(json.loads(args.rules))
+    except (ValueError, RuleOptionError) as error:
+        parser.error(f"--rules: {error}")
+    report = run_arena(
+        bots,
+        deals=args.deals,
+        seed=args.seed,
+        players=players,
+        duplicate=args.duplicate,
+        jobs=args.jobs if args.jobs > 0 else (os.cpu_count() or 1),
+        rules=rules,
+    )
+    print(json.dumps(report))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

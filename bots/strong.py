@@ -1,0 +1,415 @@
+"""The `strong` bot (levels `normal` and `hard`): Perfect Information Monte Carlo search.
+
+Every decision samples deals consistent with the observation (`sampler.Sampler`: own hand, the
+public actions, the revealed talon, the cards given and received, voids and must-beat limits,
+marriages shown, bids above 120), and evaluates its candidate actions in each sampled deal with
+the same samples for every candidate:
+
+- Card play: each legal card (and marriage declaration) is played in each sample and the deal is
+  played out by the rule-based policy (`policy.playout_code`); once the hands hold at most
+  `EXACT_TRICKS` cards the rest is solved exactly instead (max-n search: each seat picks the card
+  best for itself, with perfect information of that sample; `hard` solves from 3 cards left at
+  the root). The card with the best mean utility over the samples is played.
+- Bidding: in each sample the auction is played on by a model of the others (they bid while the
+  heuristic value of their hand allows) for each limit this bot might bid up to; each resulting
+  declarer gives and plans his contract by the heuristic and the deal is played out. The limit
+  with the best mean utility decides: bid the lowest legal bid if it is within the limit, else
+  pass. (Against the model, passing with a hand that scores well in defence is often best: a
+  defender keeps all his points and marriages, a declarer at most his contract.)
+- Giving: the heuristic's best ways to give two cards (and both ways to hand them out) are played
+  out in every sample; the best one is given, first card first.
+- Contract: the deal is played out in every sample; each legal contract, and conceding, is scored
+  against those outcomes and the best one is named.
+
+The utility of a seat is its deal score minus half the scores of the other two active players,
+so the search cares about beating the others (a defender helps set the declarer), as a
+tournament does, and the game becomes zero-sum. The dealer at a table of 4 scores the talon
+whatever happens, so he is left out.
+
+The budget is counted in playouts and samples, not in seconds, so a decision is reproducible for
+a seed and an observation. `hard` has about 25 times the budget of `normal`, solves the last three
+tricks exactly at the root, and weighs its samples by how well they explain the others' bids and
+cards (`_judge`: a card the rule-based policy would not have played in that layout, or a bid or
+pass the heuristic's limit would not have made, makes the layout less likely). A safety deadline
+(`Budget.deadline`) stops the search early on an overloaded machine: no new sample is started
+when one more like the last would end past it, and past 1.5 times the deadline the sample under
+way is dropped, so a decision stays well under a second (0.2 s for `normal`, 0.6 s for `hard`).
+Only then may a decision depend on the machine's speed.
+The bot never sees the deal itself: everything comes from the observation (a test swaps the hidden
+cards of the true deal for another layout consistent with the observation and gets the same
+decision).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+from rules import Action, Observation
+from rules import actions as A
+from rules.actions import decode
+from rules.cards import marriages_value
+from rules.deal import BIDDING, GIVING, PLAY, DealState
+
+from .base import Bot, decision_rng, require_turn
+from .heuristic import CONTRACT_MARGIN, HeuristicBot, best_gives, bid_limit
+from .knowledge import Knowledge
+from .policy import estimate_points, playout_code
+from .sampler import SampleError, Sampler
+
+EXACT_TRICKS = 2
+
+
+@dataclass(frozen=True)
+class Budget:
+    playouts: int  # card play: playouts per decision, shared by the candidates
+    min_samples: int  # card play: at least this many samples
+    bid_samples: int
+    give_samples: int
+    give_candidates: int
+    contract_samples: int
+    exact_tricks: int  # card play: solve exactly once the hand holds this many cards or fewer
+    infer: bool  # weigh samples by how well they explain the others' bids and cards
+    deadline: float  # seconds: a safety stop, never reached on a normal machine
+
+
+BUDGETS = {
+    "normal": Budget(
+        playouts=60,
+        min_samples=6,
+        bid_samples=8,
+        give_samples=4,
+        give_candidates=3,
+        contract_samples=16,
+        exact_tricks=2,
+        infer=False,
+        deadline=0.2,
+    ),
+    "hard": Budget(
+        playouts=1600,
+        min_samples=64,
+        bid_samples=160,
+        give_samples=50,
+        give_candidates=10,
+        contract_samples=240,
+        exact_tricks=3,
+        infer=True,
+        deadline=0.6,
+    ),
+}
+
+
+def utility(scores: tuple[int, ...], seat: int, active: tuple[int, ...]) -> float:
+    others = 0
+    for s in active:
+        if s != seat:
+            others += scores[s]
+    return scores[seat] - others / 2
+
+
+class StrongBot(Bot):
+    name = "strong"
+
+    def __init__(
+        self, *, seed: int = 0, level: str = "normal", budget: Budget | None = None
+    ) -> None:
+        super().__init__(seed=seed)
+        if level not in BUDGETS:
+            raise ValueError(f"unknown level {level!r}")
+        self.level = level
+        # A custom budget is for tests (a small search, or no deadline so that a slow machine
+        # cannot change a decision); tournaments use the levels' budgets.
+        self.budget = budget or BUDGETS[level]
+
+    def __repr__(self) -> str:
+        return f"StrongBot(seed={self.seed}, level={self.level!r})"
+
+    def choose(self, observation: Observation) -> Action:
+        require_turn(observation)
+        return decode(self.choose_code(observation), observation.seat)
+
+    def choose_code(self, observation: Observation) -> int:
+        legal = tuple(a.code for a in observation.legal)
+        if len(legal) == 1:
+            return legal[0]
+        knowledge = Knowledge.from_observation(observation)
+        judge = _judge if self.budget.infer else None
+        sampler = Sampler(knowledge, judge=judge)
+        rng = decision_rng(self.seed, observation, self.level)
+        search = _Search(knowledge, sampler, rng, self.budget, legal)
+        phase = observation.phase
+        try:
+            if phase == "bidding":
+                return search.bidding()
+            if phase == "giving":
+                return search.giving()
+            if phase == "contract":
+                return search.contract()
+            return search.play()
+        except SampleError:
+            # Never seen in testing; if the sampler cannot build a consistent deal, play on by
+            # the rules rather than stop a live table.
+            return HeuristicBot(seed=self.seed).choose_code(observation)
+
+
+class _Search:
+    def __init__(self, k: Knowledge, sampler: Sampler, rng, budget: Budget, legal) -> None:
+        self.k = k
+        self.sampler = sampler
+        self.rng = rng
+        self.budget = budget
+        self.legal = legal
+        self.seat = k.seat
+        self.active = k.active
+        self.last = time.perf_counter()
+        self.stop_at = self.last + budget.deadline
+        # Past this even a sample under way is dropped (a starved process must still answer).
+        self.abort_at = self.last + 1.5 * budget.deadline
+
+    def out_of_time(self) -> bool:
+        """Whether another round like the last one would end past the deadline."""
+        now = time.perf_counter()
+        spent = now - self.last
+        self.last = now
+        return now + spent > self.stop_at
+
+    def overdue(self, done: int) -> bool:
+        """Whether to drop the sample under way (never the first one)."""
+        return done > 0 and time.perf_counter() > self.abort_at
+
+    # ------------------------------------------------------------------ card play
+    def play(self) -> int:
+        candidates = [c for c in self.legal if c != A.CONCEDE]
+        if len(candidates) == 1:
+            return candidates[0]
+        budget = self.budget
+        samples = max(budget.min_samples, budget.playouts // len(candidates))
+        totals = [0.0] * len(candidates)
+        seat, active = self.seat, self.active
+        exact = self.k.held.bit_count() <= budget.exact_tricks
+        for done in range(samples):
+            if done and self.out_of_time():
+                break
+            state = self.sampler.sample(self.rng)
+            weight = self.sampler.weight
+            values = []
+            for code in candidates:
+                if self.overdue(done):
+                    break
+                child = state.clone()
+                child.step(code)
+                leaf = _maxn(child) if exact else finish(child)
+                values.append(utility(leaf.scores, seat, active))
+            if len(values) < len(candidates):
+                break
+            for i, value in enumerate(values):
+                totals[i] += weight * value
+        best = max(range(len(candidates)), key=lambda i: (totals[i], -i))
+        return candidates[best]
+
+    # ------------------------------------------------------------------ bidding
+    def bidding(self) -> int:
+        k = self.k
+        legal = self.legal
+        bids = [c for c in legal if A.BID <= c < A.CONTRACT]
+        if not bids:
+            return A.PASS
+        rules = k.rules
+        low = (bids[0] - A.BID) * 5
+        # Limits this bot might stop at: pass now (0), or go on up to each level.
+        ceiling = rules.bid_ceiling(marriages_value(k.held))
+        top = min(ceiling, low + 60)
+        limits = [0] + list(range(low, top + 1, 5))
+        totals = [0.0] * len(limits)
+        seat, active = self.seat, self.active
+        for done in range(self.budget.bid_samples):
+            if done and self.out_of_time():
+                break
+            state = self.sampler.sample(self.rng)
+            weight = self.sampler.weight
+            others = {s: bid_limit(state.hands[s]) for s in active if s != seat}
+            outcomes: dict[int, tuple[int, tuple[int, ...], int]] = {}
+            row = []
+            for limit in limits:
+                if self.overdue(done):
+                    break
+                auction = state.clone()
+                _auction(auction, seat, limit, others)
+                declarer = auction.declarer
+                played = outcomes.get(declarer)
+                if played is None:
+                    played = outcomes[declarer] = _declare_and_play(auction)
+                points, scores, planned = played
+                final = list(scores)
+                contract = max(auction.bid, planned)
+                final[declarer] = contract if points >= contract else -contract
+                row.append(utility(tuple(final), seat, active))
+            if len(row) < len(limits):
+                break
+            for i, value in enumerate(row):
+                totals[i] += weight * value
+        best = max(range(len(limits)), key=lambda i: (totals[i], -i))
+        return bids[0] if limits[best] >= low else A.PASS
+
+    # ------------------------------------------------------------------ giving
+    def giving(self) -> int:
+        k = self.k
+        recipients = sorted({(c - A.GIVE) // 24 for c in self.legal if A.GIVE <= c < A.BID})
+        ranked = best_gives(k.held, k.played_all, len(recipients))
+        groups = [group for _, group in ranked[: self.budget.give_candidates]]
+        plans: list[tuple[tuple[int, int], ...]] = []
+        for group in groups:
+            if len(recipients) == 1:
+                plans.append(((recipients[0], group[0]),))
+            else:
+                first, second = recipients
+                plans.append(((first, group[0]), (second, group[1])))
+                plans.append(((first, group[1]), (second, group[0])))
+        if len(plans) == 1:
+            (to, card), *_ = plans[0]
+            return A.GIVE + 24 * to + card
+        totals = [0.0] * len(plans)
+        seat, active = self.seat, self.active
+        for done in range(self.budget.give_samples):
+            if done and self.out_of_time():
+                break
+            state = self.sampler.sample(self.rng)
+            weight = self.sampler.weight
+            row = []
+            for plan in plans:
+                if self.overdue(done):
+                    break
+                child = state.clone()
+                for to, card in plan:
+                    child.step(A.GIVE + 24 * to + card)
+                child.step(A.CONTRACT + child.bid // 5)
+                row.append(utility(finish(child).scores, seat, active))
+            if len(row) < len(plans):
+                break
+            for i, value in enumerate(row):
+                totals[i] += weight * value
+        best = max(range(len(plans)), key=lambda i: (totals[i], -i))
+        to, card = plans[best][0]
+        return A.GIVE + 24 * to + card
+
+    # ------------------------------------------------------------------ contract
+    def contract(self) -> int:
+        k = self.k
+        contracts = [c for c in self.legal if A.CONTRACT <= c < A.PASS]
+        seat, active = self.seat, self.active
+        outcomes = []
+        for _ in range(self.budget.contract_samples):
+            if outcomes and self.out_of_time():
+                break
+            state = self.sampler.sample(self.rng)
+            state.step(contracts[0])
+            weight = self.sampler.weight
+            state = finish(state)
+            points = state.won[seat] + state.marriage_points[seat]
+            outcomes.append((points, state.scores, weight))
+        options = []
+        for code in contracts:
+            value = (code - A.CONTRACT) * 5
+            total = weights = 0.0
+            for points, scores, weight in outcomes:
+                final = list(scores)
+                final[seat] = value if points >= value else -value
+                total += weight * utility(tuple(final), seat, active)
+                weights += weight
+            options.append((total / weights, -code, code))
+        if A.CONCEDE in self.legal:
+            own = 0 if k.forced else -k.bid
+            bonus = k.rules.concede_bonus
+            options.append((own - bonus, -A.CONCEDE, A.CONCEDE))
+        return max(options)[2]
+
+
+# ---------------------------------------------------------------------- helpers
+
+# How much less likely a sampled deal is for each recorded action that the model of the other
+# players would not have taken in it. Mild, since the others need not play like the model.
+MISFIT = 0.6
+
+
+def _judge(state: DealState, seat: int, code: int) -> float:
+    """Likelihood factor of another seat's recorded action in a sampled deal (see `Budget.infer`):
+    its card against the rule-based policy's card, its bid or pass against the heuristic's limit."""
+    phase = state.phase
+    if phase == PLAY:
+        if code >= A.GIVE:
+            return 1.0
+        if state.trick and state.legal_play_mask(state.hands[seat]).bit_count() < 2:
+            return 1.0
+        return 1.0 if playout_code(state) == code else MISFIT
+    if phase == BIDDING:
+        limit = bid_limit(state.hands[seat])
+        if code == A.PASS:
+            low = state.bid + state.rules.bid_step if state.bid else state.rules.min_bid
+            return MISFIT if limit >= low + 20 else 1.0
+        value = (code - A.BID) * 5
+        return 1.0 if value <= limit + 10 else MISFIT
+    return 1.0
+
+
+def finish(state: DealState) -> DealState:
+    """The end of a deal in the card play: the policy's playout, then the exact solver for the
+    last `EXACT_TRICKS` tricks. Returns the finished state (`state` itself may be left behind)."""
+    while state.phase == PLAY:
+        if not state.trick and state.hands[state.to_act].bit_count() <= EXACT_TRICKS:
+            return _maxn(state)
+        state.step(playout_code(state))
+    return state
+
+
+def _auction(state: DealState, seat: int, limit: int, others: dict[int, int]) -> None:
+    """Play the auction on: `seat` bids the lowest bid up to `limit`, the others up to theirs."""
+    while state.phase == BIDDING:
+        codes = state.legal_codes()
+        who = state.to_act
+        cap = limit if who == seat else others[who]
+        if len(codes) > 1 and (codes[1] - A.BID) * 5 <= cap:
+            state.step(codes[1])
+        else:
+            state.step(A.PASS)
+
+
+def _declare_and_play(state: DealState) -> tuple[int, tuple[int, ...], int]:
+    """After an auction: the declarer gives and plans his contract by the heuristic, and the deal
+    is played out.
+
+    Returns the declarer's deal points, the scores, and the contract he would name if the bid is
+    lower (the caller scores the declarer for the bid that the auction reached, or that)."""
+    declarer = state.declarer
+    state = state.clone()
+    planned = 0
+    if state.phase == GIVING:
+        recipients = [s for s in state.active if s != declarer]
+        _, group = best_gives(state.hands[declarer], 0, 2)[0]
+        for to, card in zip(recipients, group, strict=True):
+            state.step(A.GIVE + 24 * to + card)
+        hand = state.hands[declarer]
+        ceiling = state.rules.bid_ceiling(marriages_value(hand))
+        planned = min(int((estimate_points(hand) - CONTRACT_MARGIN) // 5) * 5, ceiling)
+        state.step(A.CONTRACT + state.bid // 5)
+    state = finish(state)
+    return state.won[declarer] + state.marriage_points[declarer], state.scores, planned
+
+
+def _maxn(state: DealState) -> DealState:
+    """The finished deal when every seat plays the rest perfectly for its own utility."""
+    if state.phase != PLAY:
+        return state
+    seat = state.to_act
+    active = state.active
+    best_leaf = None
+    best_value = 0.0
+    for code in state.legal_codes():
+        if code == A.CONCEDE:
+            continue
+        child = state.clone()
+        child.step(code)
+        leaf = _maxn(child)
+        value = utility(leaf.scores, seat, active)
+        if best_leaf is None or value > best_value:
+            best_value, best_leaf = value, leaf
+    return best_leaf

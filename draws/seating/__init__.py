@@ -1,0 +1,24 @@
+"""Seat draw for 1001 tournaments: tables and seat order per round, or a whole repeat-free schedule.
+
+Pure Python with no Django import, so the tournaments services call it and tests run it alone.
+`python -m draws.seating --help` draws from the command line.
+"""
+
+from .quality import evaluate, meeting_counts
+from .rounds import Draw, draw_round
+from .schedule import Schedule, draw_schedule
+from .tables import SeatingError, TablePlan, plan_tables, repeat_free_bound, table_plan
+
+__all__ = [
+    "Draw",
+    "Schedule",
+    "SeatingError",
+    "TablePlan",
+    "draw_round",
+    "draw_schedule",
+    "evaluate",
+    "meeting_counts",
+    "plan_tables",
+    "repeat_free_bound",
+    "table_plan",
+]

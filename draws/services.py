@@ -1,0 +1,234 @@
+"""Writes of rounds: the seat draw of the next round, redraw, seat swaps, publish, delete.
+
+A round is drawn as a draft the director checks, redraws or edits, then publishes; publishing
+opens its tables' results. Every function takes the acting user as `actor` and checks that this
+user directs the tournament's club, in one transaction.
+"""
+
+from __future__ import annotations
+
+from django.contrib.auth.models import User
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from core.i18n import error_text
+from draws import seating
+from draws.selectors import seating_history
+from scoring.selectors import standings_order
+from scoring.services import results_open_for_round
+from tournaments.models import Round, Seat, Table, Tournament
+from tournaments.selectors import latest_round, registrations_playing
+from tournaments.services import new_seed, require_director
+
+
+def _seating_policy(tournament: Tournament) -> tuple[int | str, str]:
+    table_size: int | str = (
+        "mixed"
+        if tournament.table_size == Tournament.TableSize.MIXED
+        else int(tournament.table_size)
+    )
+    fill = "bots" if tournament.bots_allowed else "mixed"
+    return table_size, fill
+
+
+def _compute_draw(tournament: Tournament, number: int, seed: int) -> list[tuple[int | None, ...]]:
+    """The tables (registration ids in seat order, None for a bot) of round `number`."""
+    players = [r.pk for r in registrations_playing(tournament, number)]
+    table_size, fill = _seating_policy(tournament)
+    if len(players) < 2:
+        raise ValidationError(_("At least two players are needed for a round."))
+    if tournament.seating_mode == Tournament.SeatingMode.SCHEDULE:
+        schedule_rounds = _scheduled_round(tournament, players, number, table_size, fill, seed)
+        if schedule_rounds is not None:
+            return schedule_rounds
+    history = seating_history(tournament, number)
+    standings = None
+    if tournament.seating_mode == Tournament.SeatingMode.STANDINGS:
+        standings = standings_order(tournament, players)
+    mode = "standings" if standings is not None else "balanced"
+    try:
+        draw = seating.draw_round(
+            players,
+            table_size=table_size,
+            fill=fill,
+            mode=mode,
+            seed=seed,
+            meetings=history.meetings,
+            standings=standings,
+            seat_counts=history.seat_counts,
+            bot_counts=history.bot_counts,
+        )
+    except seating.SeatingError as error:
+        raise ValidationError(error_text(error)) from None
+    return [tuple(table) for table in draw.tables]
+
+
+def _schedule_field(tournament: Tournament, players: list[int]) -> list[int] | None:
+    """The players of the whole-tournament schedule, or None once the field has changed."""
+    first = tournament.rounds.filter(number=1).first()
+    if first is None:
+        return sorted(players)
+    scheduled = sorted(
+        Seat.objects.filter(round=first, registration__isnull=False).values_list(
+            "registration_id", flat=True
+        )
+    )
+    # Late entries or withdrawals: from then on rounds are drawn round by round.
+    return scheduled if scheduled == sorted(players) else None
+
+
+def _scheduled_round(tournament, players, number, table_size, fill, seed):
+    """Round `number` of the schedule drawn with round 1's seed, while the field is unchanged."""
+    field = _schedule_field(tournament, players)
+    if field is None:
+        return None
+    schedule_seed = seed if number == 1 else tournament.rounds.get(number=1).seed
+    try:
+        schedule = seating.draw_schedule(
+            field,
+            rounds=tournament.rounds_planned,
+            table_size=table_size,
+            fill=fill,
+            seed=schedule_seed,
+        )
+    except seating.SeatingError as error:
+        raise ValidationError(error_text(error)) from None
+    return [tuple(table) for table in schedule.rounds[number - 1].tables]
+
+
+def _store_tables(round_: Round, tables: list[tuple[int | None, ...]], bot_level: str) -> None:
+    for number, seated in enumerate(tables, start=1):
+        table = Table.objects.create(round=round_, number=number)
+        Seat.objects.bulk_create(
+            Seat(
+                table=table,
+                round=round_,
+                position=position,
+                registration_id=registration,
+                bot_level=bot_level if registration is None else "",
+            )
+            for position, registration in enumerate(seated)
+        )
+
+
+@transaction.atomic
+def round_draw(*, actor: User, tournament: Tournament, seed: int | None = None) -> Round:
+    """Draw the next round as a draft that the director can check, redraw or edit, then publish."""
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    require_director(actor, tournament.club_id)
+    if tournament.status == Tournament.Status.FINISHED:
+        raise ValidationError(_("The tournament is finished."))
+    last = latest_round(tournament)
+    if last is not None and last.status != Round.Status.FINISHED:
+        raise ValidationError(
+            _("Round %(n)d is not finished: every table needs a confirmed result first.")
+            % {"n": last.number}
+            if last.status == Round.Status.PUBLISHED
+            else _("Round %(n)d is drawn already: publish or redraw it.") % {"n": last.number}
+        )
+    number = last.number + 1 if last is not None else 1
+    if number > tournament.rounds_planned:
+        raise ValidationError(
+            ngettext(
+                "All %(n)d round is drawn; finish the tournament or add rounds.",
+                "All %(n)d rounds are drawn; finish the tournament or add rounds.",
+                tournament.rounds_planned,
+            )
+            % {"n": tournament.rounds_planned}
+        )
+    seed = new_seed() if seed is None else seed
+    tables = _compute_draw(tournament, number, seed)
+    round_ = Round.objects.create(tournament=tournament, number=number, seed=seed)
+    _store_tables(round_, tables, Seat.BotLevel.NORMAL)
+    if tournament.status == Tournament.Status.DRAFT:
+        tournament.status = Tournament.Status.RUNNING
+        tournament.save(update_fields=["status"])
+    return round_
+
+
+@transaction.atomic
+def round_redraw(*, actor: User, round_: Round, seed: int | None = None) -> Round:
+    round_ = Round.objects.select_for_update().select_related("tournament").get(pk=round_.pk)
+    require_director(actor, round_.tournament.club_id)
+    if round_.status != Round.Status.DRAFT:
+        raise ValidationError(_("Only a draft round can be redrawn."))
+    tournament = round_.tournament
+    if (
+        tournament.seating_mode == Tournament.SeatingMode.SCHEDULE
+        and round_.number > 1
+        and _schedule_field(
+            tournament, [r.pk for r in registrations_playing(tournament, round_.number)]
+        )
+    ):
+        raise ValidationError(
+            _(
+                "In schedule mode every round comes from the schedule drawn with round 1; "
+                "swap seats by hand instead."
+            )
+        )
+    seed = new_seed() if seed is None else seed
+    if seed == round_.seed:
+        raise ValidationError({"seed": _("A redraw needs another seed.")})
+    tables = _compute_draw(round_.tournament, round_.number, seed)
+    round_.tables.all().delete()
+    round_.seed = seed
+    round_.save(update_fields=["seed"])
+    _store_tables(round_, tables, Seat.BotLevel.NORMAL)
+    return round_
+
+
+@transaction.atomic
+def round_swap_seats(*, actor: User, round_: Round, first: Seat, second: Seat) -> None:
+    """Swap who sits in two seats of a draft round (a player or a bot)."""
+    round_ = Round.objects.select_for_update().select_related("tournament").get(pk=round_.pk)
+    require_director(actor, round_.tournament.club_id)
+    if round_.status != Round.Status.DRAFT:
+        raise ValidationError(_("Seats can be swapped only before the round is published."))
+    seats = list(
+        Seat.objects.select_for_update().filter(round=round_, pk__in=[first.pk, second.pk])
+    )
+    if len(seats) != 2:
+        raise ValidationError(_("Pick two different seats of this round."))
+    one, two = seats
+    occupants = [(one.registration_id, one.bot_level), (two.registration_id, two.bot_level)]
+    # The one-seat-per-round constraint forbids a moment with the same player twice, so the first
+    # seat holds a bot while the second takes its occupant.
+    one.registration_id, one.bot_level = None, Seat.BotLevel.NORMAL
+    one.save(update_fields=["registration", "bot_level"])
+    two.registration_id, two.bot_level = occupants[0]
+    two.save(update_fields=["registration", "bot_level"])
+    one.registration_id, one.bot_level = occupants[1]
+    one.save(update_fields=["registration", "bot_level"])
+    for table_id in {one.table_id, two.table_id}:
+        humans = Seat.objects.filter(table_id=table_id, registration__isnull=False).count()
+        if humans < 2:
+            raise ValidationError(_("A table needs at least two players."))
+
+
+@transaction.atomic
+def round_publish(*, actor: User, round_: Round) -> Round:
+    round_ = Round.objects.select_for_update().select_related("tournament").get(pk=round_.pk)
+    require_director(actor, round_.tournament.club_id)
+    if round_.status != Round.Status.DRAFT:
+        raise ValidationError(_("The round is already published."))
+    round_.status = Round.Status.PUBLISHED
+    round_.published_at = timezone.now()
+    round_.save(update_fields=["status", "published_at"])
+    results_open_for_round(round_=round_)
+    return round_
+
+
+@transaction.atomic
+def round_delete_draft(*, actor: User, round_: Round) -> None:
+    round_ = Round.objects.select_for_update().select_related("tournament").get(pk=round_.pk)
+    require_director(actor, round_.tournament.club_id)
+    if round_.status != Round.Status.DRAFT:
+        raise ValidationError(_("Only a draft round can be deleted."))
+    tournament = round_.tournament
+    round_.delete()
+    if not tournament.rounds.exists():
+        tournament.status = Tournament.Status.DRAFT
+        tournament.save(update_fields=["status"])

@@ -1,1 +1,0 @@
-"""Management commands of the tournaments app, one module per command."""

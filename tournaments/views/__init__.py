@@ -1,1 +1,0 @@
-"""Web pages of the tournaments app: public pages, and the director's pages under /manage/."""

@@ -1,0 +1,656 @@
+"""Forms of the director's pages: they read and convert input; the services judge it."""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+from decimal import Decimal
+from typing import Any
+
+from django import forms
+from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
+
+from core.i18n import translate
+from rules import DEFAULT_RULES
+from rules.options import BID_CAPS
+from scoring.score_sheet import MAX_TOTAL
+from scoring.standings import MAX_PLACEMENT_POINTS, METRIC_REGISTRY
+from tournaments.models import (
+    Club,
+    Seat,
+    Tournament,
+    default_placement_points,
+    default_precedence,
+)
+from tournaments.services import BULK_NAMES_LIMIT, FORMAT_FIELDS, SEED_LIMIT
+
+
+class DirectorForm(forms.Form):
+    """Labels without a colon: the pages set them above or beside their fields."""
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("label_suffix", "")
+        super().__init__(*args, **kwargs)
+
+    def has_field_errors(self) -> bool:
+        return any(name != NON_FIELD_ERRORS for name in self.errors)
+
+
+# The metrics a tournament may rank by, in the registry's order (scoring.standings).
+RANKING_METRICS = [metric for metric in METRIC_REGISTRY.values() if metric.ranks]
+PRECEDENCE_SLOTS = len(RANKING_METRICS)
+# The bid_cap values (rules.options.BID_CAPS) with what they mean; the value stays in front,
+# as the help text and RULES.md name it.
+BID_CAP_LABELS = {
+    "held_marriages": _("held_marriages: up to 120 plus the marriages held"),
+    "none": _("none: no cap"),
+}
+TABLE_SIZES = (3, 4)
+
+# Every RuleSet option with its RULES.md name, a short title and what it changes.
+RULE_OPTIONS: dict[str, dict[str, Any]] = {
+    "min_bid": {
+        "label": _("Lowest bid"),
+        "help": _(
+            "The lowest bid of an auction, and the bid a forced declarer plays for "
+            "(a multiple of 5)."
+        ),
+    },
+    "bid_step": {
+        "label": _("Bid step"),
+        "help": _("Every bid is at least this much above the highest bid so far."),
+    },
+    "bid_jumps": {
+        "label": _("Jump bids"),
+        "help": _(
+            "On: a player may raise by more than one step, as from 45 to 60. "
+            "Off: every raise is exactly one step."
+        ),
+    },
+    "bid_cap": {
+        "label": _("Bid cap"),
+        "help": _(
+            "held_marriages: without a marriage nobody bids above 120, with marriages up to 120 "
+            "plus their values. none: no cap."
+        ),
+    },
+    "concede_bonus": {
+        "label": _("Points for the defenders when the declarer concedes"),
+        "help": _("What every other active player scores when the declarer throws his cards."),
+    },
+    "must_beat": {
+        "label": _("Must beat"),
+        "help": _(
+            "On: a player must beat the winning card, trumping if he cannot follow suit "
+            "(the Polish variant). Off: following suit is enough."
+        ),
+    },
+    "marriage_on_first_trick": {
+        "label": _("Marriage on the first trick"),
+        "help": _("On: the declarer may declare a marriage when he leads to the first trick."),
+    },
+    "round_declarer_points": {
+        "label": _("Round the declarer's points"),
+        "help": _(
+            "On: the declarer's deal points are rounded before they are compared with the "
+            "contract. Off: they are compared as they are."
+        ),
+    },
+    "rounding": {
+        "label": _("Rounding"),
+        "help": _(
+            "The defenders' points are rounded to the nearest multiple of 5 (3 and 4 round up) "
+            "or of 10 (5 rounds up)."
+        ),
+    },
+    "target": {
+        "label": _("Target"),
+        "help": _("The game ends after the deal in which a player's total reaches this number."),
+    },
+}
+
+
+def _number(value: Decimal) -> int | float:
+    return int(value) if value == value.to_integral_value() else float(value)
+
+
+class TournamentForm(DirectorForm):
+    """A tournament's settings; `options()` gives the keyword arguments of the services."""
+
+    club = forms.ModelChoiceField(queryset=Club.objects.none(), label=_("Club"))
+    name = forms.CharField(label=pgettext_lazy("tournament", "Name"), max_length=160)
+    date = forms.DateField(
+        label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
+    )
+    is_public = forms.BooleanField(
+        label=_("Public: everyone can see the draw, the results and the standings"),
+        required=False,
+        initial=True,
+    )
+    rounds_planned = forms.IntegerField(label=_("Number of rounds"), initial=5)
+    table_size = forms.ChoiceField(
+        label=_("Table size"), choices=Tournament.TableSize.choices, initial="4"
+    )
+    bots_allowed = forms.BooleanField(
+        label=_("Bots fill the empty seats"),
+        required=False,
+        help_text=_(
+            "When the players do not fill the tables, bots take the empty seats instead of "
+            "mixing tables of 3 and 4."
+        ),
+    )
+    round_format = forms.ChoiceField(
+        label=_("Round format"), choices=Tournament.RoundFormat.choices, initial="game"
+    )
+    deals_per_round = forms.IntegerField(
+        label=_("Deals per round"),
+        required=False,
+        help_text=_("Only for a round of a fixed number of deals."),
+    )
+    seating_mode = forms.ChoiceField(
+        label=_("Seating mode"), choices=Tournament.SeatingMode.choices, initial="balanced"
+    )
+    quick_results_allowed = forms.BooleanField(
+        label=_("A result may be entered as final totals alone"), required=False
+    )
+
+    def __init__(self, *args, clubs=None, tournament: Tournament | None = None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.tournament = tournament
+        # Errors of a whole group of fields (rules, precedence, placement points).
+        self.section_errors: dict[str, list[str]] = {}
+        if tournament is not None or clubs is None:
+            del self.fields["club"]
+        else:
+            self.fields["club"].queryset = clubs
+            if len(clubs) == 1:
+                # Directors of one club are not asked which club.
+                self.fields["club"].initial = clubs[0]
+                self.fields["club"].disabled = True
+                self.fields["club"].widget = forms.HiddenInput()
+        metrics = [("", pgettext_lazy("no metric", "—"))] + [
+            (metric.key, translate(metric.name)) for metric in RANKING_METRICS
+        ]
+        for slot in range(1, PRECEDENCE_SLOTS + 1):
+            self.fields[f"precedence_{slot}"] = forms.ChoiceField(
+                label=_("Criterion %(n)d") % {"n": slot}, choices=metrics, required=False
+            )
+        for size in TABLE_SIZES:
+            for place in range(1, size + 1):
+                self.fields[f"points_{size}_{place}"] = forms.DecimalField(
+                    label=_("Place %(n)d") % {"n": place},
+                    max_digits=7,
+                    decimal_places=2,
+                    min_value=-MAX_PLACEMENT_POINTS,
+                    max_value=MAX_PLACEMENT_POINTS,
+                    localize=True,
+                )
+        for name, option in RULE_OPTIONS.items():
+            default = getattr(DEFAULT_RULES, name)
+            if isinstance(default, bool):
+                field = forms.BooleanField(required=False)
+            elif name == "bid_cap":
+                field = forms.ChoiceField(choices=[(cap, BID_CAP_LABELS[cap]) for cap in BID_CAPS])
+            elif name == "rounding":
+                field = forms.TypedChoiceField(coerce=int, choices=[(5, "5"), (10, "10")])
+            else:
+                field = forms.IntegerField()
+            field.label = option["label"]
+            field.help_text = option["help"]
+            field.initial = default
+            field.rule_name = name
+            field.rule_default = default
+            self.fields[f"rule_{name}"] = field
+        self._set_initial()
+        if tournament is not None and tournament.rounds.exists():
+            # The services fix the format once a round is drawn; show it, do not offer it.
+            for name in self.format_fields():
+                self.fields[name].disabled = True
+
+    def _set_initial(self) -> None:
+        source = self.tournament
+        precedence = list(source.standings_precedence) if source else None
+        points = dict(source.placement_points) if source else None
+        rules = dict(source.rules) if source else {}
+        if source is not None:
+            for name in (
+                "name",
+                "date",
+                "is_public",
+                "rounds_planned",
+                "table_size",
+                "bots_allowed",
+                "round_format",
+                "deals_per_round",
+                "seating_mode",
+                "quick_results_allowed",
+            ):
+                self.initial[name] = getattr(source, name)
+        if precedence is None:
+            precedence = default_precedence()
+        for slot, metric in enumerate(precedence[:PRECEDENCE_SLOTS], start=1):
+            self.initial[f"precedence_{slot}"] = metric
+        if points is None:
+            points = default_placement_points()
+        for size in TABLE_SIZES:
+            for place, value in enumerate(points.get(str(size), []), start=1):
+                self.initial[f"points_{size}_{place}"] = value
+        for name in RULE_OPTIONS:
+            self.initial[f"rule_{name}"] = rules.get(name, getattr(DEFAULT_RULES, name))
+
+    def format_fields(self) -> list[str]:
+        names = [f for f in FORMAT_FIELDS if f not in ("rules", "rounds_planned")]
+        return names + [f"rule_{name}" for name in RULE_OPTIONS]
+
+    # ------------------------------------------------------------------ groups for the template
+    def general_fields(self):
+        return [self[name] for name in ("name", "date", "is_public") if name in self.fields]
+
+    def format_bound_fields(self):
+        names = (
+            "rounds_planned",
+            "table_size",
+            "bots_allowed",
+            "round_format",
+            "deals_per_round",
+            "seating_mode",
+            "quick_results_allowed",
+        )
+        return [self[name] for name in names]
+
+    def precedence_fields(self):
+        return [self[f"precedence_{slot}"] for slot in range(1, PRECEDENCE_SLOTS + 1)]
+
+    def points_rows(self):
+        return [
+            (size, [self[f"points_{size}_{place}"] for place in range(1, size + 1)])
+            for size in TABLE_SIZES
+        ]
+
+    def rule_fields(self):
+        return [self[f"rule_{name}"] for name in RULE_OPTIONS]
+
+    # ------------------------------------------------------------------ what the services get
+    def options(self) -> dict[str, Any]:
+        """Everything but the club, as keyword arguments of tournament_create/_update."""
+        data = self.cleaned_data
+        options = {
+            name: data[name]
+            for name in (
+                "name",
+                "date",
+                "is_public",
+                "rounds_planned",
+                "table_size",
+                "bots_allowed",
+                "round_format",
+                "deals_per_round",
+                "seating_mode",
+                "quick_results_allowed",
+            )
+        }
+        options["standings_precedence"] = [
+            data[f"precedence_{slot}"]
+            for slot in range(1, PRECEDENCE_SLOTS + 1)
+            if data.get(f"precedence_{slot}")
+        ]
+        options["placement_points"] = {
+            str(size): [_number(data[f"points_{size}_{place}"]) for place in range(1, size + 1)]
+            for size in TABLE_SIZES
+        }
+        # A tournament stores only the options that differ from RULES.md, as a record does.
+        options["rules"] = {
+            name: data[f"rule_{name}"]
+            for name in RULE_OPTIONS
+            if data[f"rule_{name}"] != getattr(DEFAULT_RULES, name)
+        }
+        return options
+
+    def changes(self) -> dict[str, Any]:
+        """The options that differ from the tournament's, for tournament_update."""
+        options = self.options()
+        if self.fields["table_size"].disabled:
+            # The rules are shown read-only; send the stored ones, untouched.
+            options.pop("rules")
+        return {
+            name: value
+            for name, value in options.items()
+            if value != getattr(self.tournament, name)
+            and not (name in self.fields and self.fields[name].disabled)
+        }
+
+    def add_service_error(self, error: ValidationError) -> None:
+        """Show a service's ValidationError next to the fields or groups it names."""
+        if not hasattr(error, "error_dict"):
+            self.add_error(None, error)
+            return
+        for field, messages in error.message_dict.items():
+            if field == "rules":
+                # The service names the option the engine refuses in the error's params.
+                for refused in error.error_dict[field]:
+                    message = next(iter(refused))
+                    option = (refused.params or {}).get("option")
+                    if option and f"rule_{option}" in self.fields:
+                        self.add_error(f"rule_{option}", message)
+                    else:
+                        self.section_errors.setdefault(field, []).append(message)
+                        self.add_error(None, message)
+            elif field in ("standings_precedence", "placement_points"):
+                self.section_errors.setdefault(field, []).extend(messages)
+                self.add_error(None, messages)
+            elif field in self.fields:
+                self.add_error(field, messages)
+            else:
+                self.add_error(None, messages)
+
+
+class SeedForm(DirectorForm):
+    seed = forms.IntegerField(
+        label=_("Seed"),
+        required=False,
+        min_value=0,
+        max_value=SEED_LIMIT - 1,
+        help_text=_("Leave it empty for a random seed; the same seed gives the same draw."),
+    )
+
+
+class SwapForm(DirectorForm):
+    first = forms.ModelChoiceField(
+        queryset=Seat.objects.none(), label=_("First seat"), empty_label=_("Choose a seat")
+    )
+    second = forms.ModelChoiceField(
+        queryset=Seat.objects.none(), label=_("Second seat"), empty_label=_("Choose a seat")
+    )
+
+    def __init__(self, *args, round_, **kwargs):
+        super().__init__(*args, **kwargs)
+        seats = (
+            Seat.objects.filter(round=round_)
+            .select_related("table", "registration__player")
+            .order_by("table__number", "position")
+        )
+        for name in ("first", "second"):
+            self.fields[name].queryset = seats
+            self.fields[name].label_from_instance = seat_label
+
+
+def seat_label(seat: Seat) -> str:
+    who = seat.registration.player.name if seat.registration_id else _("bot")
+    return _("Table %(table)d, seat %(seat)d: %(who)s") % {
+        "table": seat.table.number,
+        "seat": seat.number,
+        "who": who,
+    }
+
+
+# --------------------------------------------------------------------------- registrations
+_NUMBERING = re.compile(r"^\s*\d{1,4}\s*[.)]\s+")
+# The longest list the services take: its most lines, each a name of at most 120 characters
+# with its number in front.
+NAMES_MAX_LENGTH = BULK_NAMES_LIMIT * 128
+
+
+class NamesForm(DirectorForm):
+    names = forms.CharField(
+        label=_("Names, one per line"),
+        max_length=NAMES_MAX_LENGTH,
+        widget=forms.Textarea(attrs={"rows": 8, "autocomplete": "off", "spellcheck": "false"}),
+        help_text=_(
+            "A name of a club player registers that player; a new name creates a player. "
+            "Numbers in front of the names (1. or 1)) are ignored."
+        ),
+        strip=False,
+        error_messages={"required": _("Paste at least one name, one name per line.")},
+    )
+
+    def lines(self) -> list[str]:
+        return [_NUMBERING.sub("", line) for line in self.cleaned_data["names"].splitlines()]
+
+
+class PlayerNameForm(DirectorForm):
+    name = forms.CharField(
+        label=_("Player's name"),
+        max_length=200,
+        widget=forms.TextInput(attrs={"autocomplete": "off", "list": "club-players"}),
+        error_messages={"required": _("Enter the player's name.")},
+    )
+
+
+CSV_MAX_BYTES = 512 * 1024
+_NAME_HEADERS = {"name", "player", "names", "ім'я", "імʼя", "імя", "гравець", "прізвище та ім'я"}
+
+
+class CsvForm(DirectorForm):
+    file = forms.FileField(
+        label=_("CSV file"),
+        help_text=_(
+            "One player per row. A column headed “name” is used if there is one, otherwise the "
+            "first column. Commas, semicolons and tabs all work; UTF-8 or Windows-1251."
+        ),
+        widget=forms.ClearableFileInput(attrs={"accept": ".csv,text/csv,text/plain"}),
+        error_messages={
+            "required": _("Choose a CSV file to upload."),
+            "empty": _("The file is empty."),
+        },
+    )
+
+    def clean_file(self):
+        upload = self.cleaned_data["file"]
+        if upload.size > CSV_MAX_BYTES:
+            raise ValidationError(
+                _("The file is larger than %(kb)d KB; a list of players is much smaller.")
+                % {"kb": CSV_MAX_BYTES // 1024}
+            )
+        raw = upload.read()
+        if b"\x00" in raw:
+            raise ValidationError(_("This is not a CSV text file."))
+        try:
+            text = raw.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            # Excel in a Ukrainian Windows saves CSV in this code page.
+            text = raw.decode("cp1251", errors="replace")
+        self.cleaned_data["lines"] = self._names(text)
+        return upload
+
+    @staticmethod
+    def _names(text: str) -> list[str]:
+        if not text.strip():
+            raise ValidationError(_("The file is empty."))
+        try:
+            dialect = csv.Sniffer().sniff(text[:4096], delimiters=",;\t")
+        except csv.Error:
+            dialect = csv.excel
+        try:
+            rows = list(csv.reader(io.StringIO(text), dialect))
+        except csv.Error as error:
+            raise ValidationError(
+                _("The file is not valid CSV: %(error)s") % {"error": error}
+            ) from None
+        header = [cell.strip().casefold() for cell in rows[0]] if rows else []
+        column = next((i for i, cell in enumerate(header) if cell in _NAME_HEADERS), None)
+        names = []
+        for index, row in enumerate(rows):
+            if column is not None and index == 0:
+                names.append("")  # keeps the line numbers of the messages those of the file
+                continue
+            where = column or 0
+            names.append(row[where] if len(row) > where else "")
+        if not any(name.strip() for name in names):
+            raise ValidationError(_("The file has no names."))
+        return names
+
+    def lines(self) -> list[str]:
+        return self.cleaned_data["lines"]
+
+
+# --------------------------------------------------------------------------- results
+OUTCOME_CHOICES = [
+    ("", pgettext_lazy("no outcome", "—")),
+    ("made", _("made")),
+    ("failed", _("failed")),
+    ("conceded", _("conceded")),
+]
+
+
+def _seat_choices(seat_names: list[str], blank: bool) -> list[tuple[Any, str]]:
+    # The values are the records' 0-based positions; people count the seats from 1.
+    choices = [(position, str(position + 1)) for position in range(len(seat_names))]
+    return ([("", pgettext_lazy("no seat", "—"))] if blank else []) + choices
+
+
+def _sheet_number(**kwargs) -> forms.IntegerField:
+    """A number typed into a score sheet: within MAX_TOTAL, then judged by the sheet's rules."""
+    return forms.IntegerField(min_value=-MAX_TOTAL, max_value=MAX_TOTAL, **kwargs)
+
+
+class SheetRowForm(DirectorForm):
+    """One deal of a score sheet; a row left blank is not part of the sheet."""
+
+    dealer = forms.TypedChoiceField(coerce=int, label=_("Dealer"))
+    declarer = forms.TypedChoiceField(coerce=int, label=_("Declarer"), required=False)
+    bid = _sheet_number(label=_("Bid"), required=False)
+    contract = _sheet_number(label=_("Contract"), required=False)
+    outcome = forms.ChoiceField(label=_("Outcome"), choices=OUTCOME_CHOICES, required=False)
+    forced = forms.BooleanField(label=_("Forced"), required=False)
+
+    def __init__(self, *args, seat_names: list[str], **kwargs):
+        super().__init__(*args, **kwargs)
+        self.seat_names = seat_names
+        self.fields["dealer"].choices = _seat_choices(seat_names, blank=False)
+        self.fields["declarer"].choices = _seat_choices(seat_names, blank=True)
+        for position, name in enumerate(seat_names):
+            self.fields[f"score_{position}"] = _sheet_number(
+                label=_("Seat %(seat)d (%(name)s)") % {"seat": position + 1, "name": name},
+                required=False,
+            )
+        # In the sheet the column heads are the labels; each input also names its row (the
+        # formset's empty form, prefixed "form-__prefix__", has none).
+        index = self.prefix.rsplit("-", 1)[-1] if self.prefix else ""
+        number = int(index) + 1 if index.isascii() and index.isdecimal() else 0
+        for field in self.fields.values():
+            field.widget.attrs["aria-label"] = _("Deal %(n)d: %(field)s") % {
+                "n": number,
+                "field": field.label,
+            }
+        for name in ("bid", "contract"):
+            # Scores may be negative, and a numeric keypad has no minus sign on some phones.
+            self.fields[name].widget.attrs["inputmode"] = "numeric"
+
+    def score_fields(self):
+        return [self[f"score_{position}"] for position in range(len(self.seat_names))]
+
+    def is_blank(self) -> bool:
+        data = self.cleaned_data
+        entered = ["declarer", "bid", "contract", "outcome"]
+        entered += [f"score_{p}" for p in range(len(self.seat_names))]
+        return all(data.get(name) in (None, "") for name in entered)
+
+    def clean(self):
+        data = super().clean()
+        if self.is_blank() and not self.errors:
+            return data
+        for name, message in (
+            ("declarer", _("Choose the declarer's seat.")),
+            ("bid", _("Enter the bid.")),
+            ("outcome", _("Choose made, failed or conceded.")),
+        ):
+            if data.get(name) in (None, "") and name not in self.errors:
+                self.add_error(name, message)
+        for position in range(len(self.seat_names)):
+            name = f"score_{position}"
+            if data.get(name) is None and name not in self.errors:
+                self.add_error(
+                    name, _("Enter seat %(seat)d's score (0 if none).") % {"seat": position + 1}
+                )
+        return data
+
+    def as_row(self) -> dict[str, Any]:
+        data = self.cleaned_data
+        return {
+            "dealer": data["dealer"],
+            "declarer": data["declarer"],
+            "bid": data["bid"],
+            "contract": data["contract"],
+            "outcome": data["outcome"],
+            "forced": data["forced"],
+            "scores": [data[f"score_{p}"] for p in range(len(self.seat_names))],
+        }
+
+
+class BaseSheetFormSet(forms.BaseFormSet):
+    def sheet(self) -> dict[str, Any]:
+        rows = [form.as_row() for form in self.forms if not form.is_blank()]
+        return {"mode": "deals", "rows": rows}
+
+
+# absolute_max too: a forged TOTAL_FORMS must not make the server build 1,000 forms.
+SheetFormSet = forms.formset_factory(
+    SheetRowForm,
+    formset=BaseSheetFormSet,
+    extra=0,
+    max_num=300,
+    absolute_max=300,
+    validate_max=True,
+)
+
+
+class SheetMetaForm(DirectorForm):
+    """What goes with every score sheet: the version the director saw and a note."""
+
+    mode = forms.ChoiceField(choices=[("deals", "deals"), ("totals", "totals")])
+    # Only compared with the table's current version: any other number is a conflict.
+    expected_version = forms.IntegerField(min_value=0, widget=forms.HiddenInput)
+    note = forms.CharField(
+        label=_("Note (why it was entered or corrected)"),
+        required=False,
+        max_length=1000,
+        widget=forms.TextInput,
+    )
+
+
+class TotalsForm(DirectorForm):
+    winner = forms.TypedChoiceField(
+        coerce=int,
+        required=False,
+        empty_value=None,
+        label=_("Winner"),
+        help_text=_("Needed only when two totals tie for the lead."),
+    )
+
+    def __init__(self, *args, seat_names: list[str], **kwargs):
+        super().__init__(*args, **kwargs)
+        self.seat_names = seat_names
+        for position, name in enumerate(seat_names):
+            self.fields[f"total_{position}"] = _sheet_number(
+                label=_("Seat %(seat)d (%(name)s)") % {"seat": position + 1, "name": name},
+            )
+        self.fields["winner"].choices = [("", _("the highest total"))] + [
+            (position, _("seat %(seat)d (%(name)s)") % {"seat": position + 1, "name": name})
+            for position, name in enumerate(seat_names)
+        ]
+
+    def total_fields(self):
+        return [self[f"total_{position}"] for position in range(len(self.seat_names))]
+
+    def sheet(self) -> dict[str, Any]:
+        data = self.cleaned_data
+        return {
+            "mode": "totals",
+            "totals": [data[f"total_{p}"] for p in range(len(self.seat_names))],
+            "winner": data["winner"],
+        }
+
+
+class VersionForm(DirectorForm):
+    """The version of a table's result that the director confirms (one that is not the current
+    one is a conflict, which the service explains)."""
+
+    version = forms.IntegerField(
+        min_value=1,
+        error_messages={
+            key: _("Choose the version to confirm.") for key in ("required", "invalid", "min_value")
+        },
+    )

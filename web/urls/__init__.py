@@ -1,0 +1,1 @@
+"""URL routes of the pages, one module per audience."""

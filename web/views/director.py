@@ -1,0 +1,929 @@
+"""The director's pages: thin views over the tournaments and scoring services and selectors.
+
+Every view needs a signed-in director of the tournament's club (the selectors decide who that is;
+anyone else gets 403), and every change goes through a service, which checks the permission again
+and judges the input; its messages are shown to the director as they are.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import segno
+from django import forms
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db.models import Count, Q
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.http import content_disposition_header
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
+
+from archive import exchange as archive
+from archive.exchange import ARCHIVE_MAX_BYTES
+from core.exceptions import Conflict
+from core.i18n import error_message
+from draws import selectors as draw_selectors
+from draws import services as draw_services
+from gameplay import services as gameplay_services
+from gameplay.models import LiveGame
+from scoring import selectors as scoring_selectors
+from scoring import services as scoring_services
+from scoring.models import ResultVersion, TableResult
+from tournaments import selectors, services
+from tournaments.models import BotLevel, Club, Player, Registration, Round, Table, Tournament
+from web.forms.director import (
+    CsvForm,
+    DirectorForm,
+    NamesForm,
+    PlayerNameForm,
+    SeedForm,
+    SheetFormSet,
+    SheetMetaForm,
+    SwapForm,
+    TotalsForm,
+    TournamentForm,
+    VersionForm,
+)
+
+ROWS_ADDED = 10
+# A game to 1001 rarely needs more deals than this; more rows can be added on the page.
+GAME_SHEET_ROWS = 30
+PRINTED_GAME_ROWS = 30
+
+
+# --------------------------------------------------------------------------- access
+def _deny() -> PermissionDenied:
+    return PermissionDenied(_("Only a director of this club may do this."))
+
+
+def _tournament(request: HttpRequest, pk: int) -> Tournament:
+    tournament = get_object_or_404(Tournament.objects.select_related("club"), pk=pk)
+    if not selectors.is_director(request.user, tournament.club_id):
+        raise _deny()
+    return tournament
+
+
+def _round(request: HttpRequest, pk: int) -> Round:
+    round_ = get_object_or_404(Round.objects.select_related("tournament__club"), pk=pk)
+    if not selectors.is_director(request.user, round_.tournament.club_id):
+        raise _deny()
+    return round_
+
+
+def _table(request: HttpRequest, pk: int) -> Table:
+    table = get_object_or_404(Table.objects.select_related("round__tournament__club"), pk=pk)
+    if not selectors.is_director(request.user, table.round.tournament.club_id):
+        raise _deny()
+    return table
+
+
+def _registration(request: HttpRequest, pk: int) -> Registration:
+    registration = get_object_or_404(
+        Registration.objects.select_related("tournament", "player"), pk=pk
+    )
+    if not selectors.is_director(request.user, registration.tournament.club_id):
+        raise _deny()
+    return registration
+
+
+def _directed_clubs(request: HttpRequest):
+    """The clubs the user directs, by name; refused if there are none."""
+    clubs = Club.objects.filter(pk__in=selectors.directed_club_ids(request.user)).order_by("name")
+    if not clubs:
+        raise _deny()
+    return clubs
+
+
+# --------------------------------------------------------------------------- tournaments
+@login_required
+@require_safe
+def home(request: HttpRequest) -> HttpResponse:
+    clubs = _directed_clubs(request)
+    tournaments = selectors.tournaments_directed_by(request.user).annotate(
+        players=Count("registrations", filter=Q(registrations__status="active"), distinct=True),
+        rounds_drawn=Count("rounds", distinct=True),
+    )
+    import_form = ArchiveUploadForm(clubs=clubs)
+    return render(
+        request, "director/home.html", {"tournaments": tournaments, "import_form": import_form}
+    )
+
+
+@login_required
+@require_http_methods(["GET", "HEAD", "POST"])
+def tournament_create(request: HttpRequest) -> HttpResponse:
+    clubs = _directed_clubs(request)
+    form = TournamentForm(request.POST or None, clubs=clubs)
+    if request.method == "POST" and form.is_valid():
+        try:
+            tournament = services.tournament_create(
+                actor=request.user, club=form.cleaned_data["club"], **form.options()
+            )
+        except ValidationError as error:
+            form.add_service_error(error)
+        else:
+            messages.success(
+                request,
+                _("The tournament %(name)s is created. Now register the players.")
+                % {"name": tournament.name},
+            )
+            return redirect("director-registrations", tournament.pk)
+    return render(request, "director/tournament_form.html", {"form": form, "tournament": None})
+
+
+@login_required
+@require_http_methods(["GET", "HEAD", "POST"])
+def tournament_edit(request: HttpRequest, pk: int) -> HttpResponse:
+    tournament = _tournament(request, pk)
+    form = TournamentForm(request.POST or None, tournament=tournament)
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.tournament_update(actor=request.user, tournament=tournament, **form.changes())
+        except ValidationError as error:
+            form.add_service_error(error)
+        else:
+            messages.success(request, _("The settings are saved."))
+            return redirect("director-tournament", tournament.pk)
+    return render(
+        request, "director/tournament_form.html", {"form": form, "tournament": tournament}
+    )
+
+
+@login_required
+@require_safe
+def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    tournament = _tournament(request, pk)
+    rounds = selectors.rounds_of(tournament).annotate(
+        tables_count=Count("tables", distinct=True),
+        confirmed=Count(
+            "tables",
+            filter=Q(tables__result__status=TableResult.Status.CONFIRMED),
+            distinct=True,
+        ),
+        disputed=Count(
+            "tables",
+            filter=Q(tables__result__status=TableResult.Status.DISPUTED),
+            distinct=True,
+        ),
+    )
+    latest = selectors.latest_round(tournament)
+    counts = tournament.registrations.aggregate(
+        active=Count("pk", filter=Q(status=Registration.Status.ACTIVE)),
+        withdrawn=Count("pk", filter=Q(status=Registration.Status.WITHDRAWN)),
+    )
+    context = {
+        "tournament": tournament,
+        "rounds": rounds,
+        "latest": latest,
+        "counts": counts,
+        "seed_form": SeedForm(),
+        "can_draw": tournament.status != Tournament.Status.FINISHED
+        and (latest is None or latest.status == Round.Status.FINISHED)
+        and (latest is None or latest.number < tournament.rounds_planned),
+        "next_number": latest.number + 1 if latest else 1,
+    }
+    return render(request, "director/tournament.html", context)
+
+
+@login_required
+@require_POST
+def tournament_finish(request: HttpRequest, pk: int) -> HttpResponse:
+    tournament = _tournament(request, pk)
+    try:
+        services.tournament_finish(actor=request.user, tournament=tournament)
+    except ValidationError as error:
+        messages.error(request, error_message(error))
+    else:
+        messages.success(request, _("The tournament is finished."))
+    return redirect("director-tournament", tournament.pk)
+
+
+# --------------------------------------------------------------------------- registrations
+def _registrations_page(request, tournament, status=200, **forms) -> HttpResponse:
+    registrations = tournament.registrations.select_related("player").order_by("start_number")
+    registered = registrations.values_list("player_id", flat=True)
+    context = {
+        "tournament": tournament,
+        "registrations": registrations,
+        "club_players": Player.objects.filter(club_id=tournament.club_id)
+        .exclude(pk__in=registered)
+        .order_by("name"),
+        "latest": selectors.latest_round(tournament),
+        "one_form": forms.get("one_form") or PlayerNameForm(),
+        "names_form": forms.get("names_form") or NamesForm(),
+        "csv_form": forms.get("csv_form") or CsvForm(),
+    }
+    return render(request, "director/registrations.html", context, status=status)
+
+
+@login_required
+@require_safe
+def registrations(request: HttpRequest, pk: int) -> HttpResponse:
+    return _registrations_page(request, _tournament(request, pk))
+
+
+def _register_names(request, tournament, form, form_name: str) -> HttpResponse:
+    """Register the lines of a valid names form, or show the form again with the problems."""
+    if form.is_valid():
+        try:
+            created = services.registration_create_from_names(
+                actor=request.user, tournament=tournament, names=form.lines()
+            )
+        except ValidationError as error:
+            # A list of one name gets the message about its one field ("name") unnumbered.
+            form.add_error(None, error.messages)
+        else:
+            if len(created) == 1:
+                messages.success(request, _registered_message(created[0]))
+            else:
+                messages.success(
+                    request,
+                    ngettext(
+                        "%(count)d player is registered.",
+                        "%(count)d players are registered.",
+                        len(created),
+                    )
+                    % {"count": len(created)},
+                )
+            return redirect("director-registrations", tournament.pk)
+    return _registrations_refused(request, tournament, **{form_name: form})
+
+
+def _registrations_refused(request, tournament, **forms) -> HttpResponse:
+    """The page again with the form that was refused and its problems, as a 400."""
+    response = _registrations_page(request, tournament, **forms)
+    response.status_code = 400
+    return response
+
+
+@login_required
+@require_POST
+def registration_add(request: HttpRequest, pk: int) -> HttpResponse:
+    tournament = _tournament(request, pk)
+    form = PlayerNameForm(request.POST)
+    if form.is_valid():
+        # One name is a list of one line: the same rules find or create the player.
+        try:
+            (registration,) = services.registration_create_from_names(
+                actor=request.user, tournament=tournament, names=[form.cleaned_data["name"]]
+            )
+        except ValidationError as error:
+            form.add_error("name", error.messages)
+        else:
+            messages.success(request, _registered_message(registration))
+            return redirect("director-registrations", tournament.pk)
+    return _registrations_refused(request, tournament, one_form=form)
+
+
+def _registered_message(registration: Registration) -> str:
+    values = {
+        "name": registration.player.name,
+        "number": registration.start_number,
+        "round": registration.first_round,
+    }
+    if registration.first_round > 1:
+        return (
+            _("%(name)s is registered with start number %(number)d and plays from round %(round)d.")
+            % values
+        )
+    return _("%(name)s is registered with start number %(number)d.") % values
+
+
+@login_required
+@require_POST
+def registration_bulk(request: HttpRequest, pk: int) -> HttpResponse:
+    tournament = _tournament(request, pk)
+    return _register_names(request, tournament, NamesForm(request.POST), "names_form")
+
+
+@login_required
+@require_POST
+def registration_csv(request: HttpRequest, pk: int) -> HttpResponse:
+    tournament = _tournament(request, pk)
+    return _register_names(request, tournament, CsvForm(request.POST, request.FILES), "csv_form")
+
+
+@login_required
+@require_safe
+def player_cards(request: HttpRequest, pk: int) -> HttpResponse:
+    """Printable cards with each player's personal link, which signs him in without a password."""
+    tournament = _tournament(request, pk)
+    cards = []
+    registrations = tournament.registrations.filter(status=Registration.Status.ACTIVE)
+    only = request.GET.get("registration", "")
+    if only:  # the one card of a new link
+        registrations = registrations.filter(
+            pk=int(only) if only.isascii() and only.isdigit() else 0
+        )
+    for registration in registrations.select_related("player"):
+        url = request.build_absolute_uri(selectors.player_personal_link(registration))
+        title = _("Personal link of %(name)s") % {"name": registration.player.name}
+        cards.append({"registration": registration, "url": url, "qr": _qr_svg(url, title)})
+    return render(request, "director/player_cards.html", {"tournament": tournament, "cards": cards})
+
+
+@login_required
+@require_POST
+def registration_withdraw(request: HttpRequest, pk: int) -> HttpResponse:
+    registration = _registration(request, pk)
+    try:
+        registration = services.registration_withdraw(actor=request.user, registration=registration)
+    except ValidationError as error:
+        messages.error(request, error_message(error))
+    else:
+        messages.success(
+            request,
+            _("%(name)s is withdrawn and plays no further rounds.")
+            % {"name": registration.player.name},
+        )
+    return redirect("director-registrations", registration.tournament_id)
+
+
+@login_required
+@require_POST
+def registration_new_link(request: HttpRequest, pk: int) -> HttpResponse:
+    """A new personal link for a player whose card was lost: the old one stops signing in."""
+    registration = _registration(request, pk)
+    registration = services.personal_link_renew(actor=request.user, registration=registration)
+    messages.success(
+        request,
+        _("%(name)s has a new personal link; the old card no longer signs in. Print this one.")
+        % {"name": registration.player.name},
+    )
+    cards = reverse("director-player-cards", args=[registration.tournament_id])
+    return redirect(f"{cards}?registration={registration.pk}")
+
+
+@login_required
+@require_POST
+def registration_rejoin(request: HttpRequest, pk: int) -> HttpResponse:
+    registration = _registration(request, pk)
+    try:
+        services.registration_create(
+            actor=request.user, tournament=registration.tournament, player=registration.player
+        )
+    except ValidationError as error:
+        messages.error(request, error_message(error))
+    else:
+        messages.success(
+            request,
+            _("%(name)s is back and plays from the next round.")
+            % {"name": registration.player.name},
+        )
+    return redirect("director-registrations", registration.tournament_id)
+
+
+# --------------------------------------------------------------------------- rounds
+@login_required
+@require_POST
+def round_draw(request: HttpRequest, pk: int) -> HttpResponse:
+    tournament = _tournament(request, pk)
+    form = SeedForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, " ".join(form.errors.get("seed", [])))
+        return redirect("director-tournament", tournament.pk)
+    try:
+        round_ = draw_services.round_draw(
+            actor=request.user, tournament=tournament, seed=form.cleaned_data["seed"]
+        )
+    except ValidationError as error:
+        messages.error(request, error_message(error))
+        return redirect("director-tournament", tournament.pk)
+    messages.success(
+        request,
+        _("Round %(n)d is drawn.") % {"n": round_.number},
+    )
+    return redirect("director-round", round_.pk)
+
+
+def _table_rows(round_: Round) -> list[dict[str, Any]]:
+    """The round's tables with their seats, result, latest version and repeated meetings."""
+    tables = list(selectors.tables_with_seats(round_))
+    results = {result.table_id: result for result in scoring_selectors.results_of_round(round_)}
+    latest = {
+        version.table_id: version
+        for version in ResultVersion.objects.filter(table__round=round_).order_by("number")
+    }
+    repeats = (
+        draw_selectors.repeat_meetings_by_table(round_)
+        if round_.status == Round.Status.DRAFT
+        else {}
+    )
+    games = {
+        game.table_id: game
+        for game in LiveGame.objects.filter(table__round=round_).prefetch_related("seats")
+    }
+    rows = []
+    for table in tables:
+        seats = list(table.seats.all())
+        game = games.get(table.pk)
+        version = latest.get(table.pk)
+        totals = list(version.totals) if version else []
+        rows.append(
+            {
+                "table": table,
+                "seats": seats,
+                "result": results.get(table.pk),
+                "latest": version,
+                "seat_totals": [
+                    (seat, totals[seat.position] if seat.position < len(totals) else None)
+                    for seat in seats
+                ],
+                "repeats": repeats.get(table.pk, 0),
+                "game": game,
+                "live_seats": sorted(game.seats.all(), key=lambda s: s.position) if game else [],
+                "has_bot": any(seat.is_bot for seat in seats),
+            }
+        )
+    return rows
+
+
+def _result_counts(rows: list[dict[str, Any]]) -> dict[str, int]:
+    counts = dict.fromkeys(TableResult.Status.values, 0)
+    for row in rows:
+        if row["result"] is not None:
+            counts[row["result"].status] += 1
+    return counts
+
+
+def _round_page(request, round_, status=200, **forms) -> HttpResponse:
+    rows = _table_rows(round_)
+    context = {
+        "round": round_,
+        "tournament": round_.tournament,
+        "rows": rows,
+        "counts": _result_counts(rows),
+        "seed_form": forms.get("seed_form") or SeedForm(),
+        "swap_form": forms.get("swap_form") or SwapForm(round_=round_),
+        "max_seats": max((len(row["seats"]) for row in rows), default=4),
+        "bot_levels": BotLevel.choices,
+    }
+    return render(request, "director/round.html", context, status=status)
+
+
+@login_required
+@require_safe
+def round_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    return _round_page(request, _round(request, pk))
+
+
+@login_required
+@require_safe
+def round_results(request: HttpRequest, pk: int) -> HttpResponse:
+    """The results part of the round page, which the page reloads every few seconds."""
+    round_ = _round(request, pk)
+    rows = _table_rows(round_)
+    return render(
+        request,
+        "director/_round_results.html",
+        {
+            "round": round_,
+            "rows": rows,
+            "counts": _result_counts(rows),
+            "bot_levels": BotLevel.choices,
+        },
+    )
+
+
+@login_required
+@require_POST
+def round_redraw(request: HttpRequest, pk: int) -> HttpResponse:
+    round_ = _round(request, pk)
+    form = SeedForm(request.POST)
+    if form.is_valid():
+        try:
+            draw_services.round_redraw(
+                actor=request.user, round_=round_, seed=form.cleaned_data["seed"]
+            )
+        except ValidationError as error:
+            form.add_error("seed" if hasattr(error, "error_dict") else None, error.messages)
+        else:
+            messages.success(request, _("The round is drawn again with another seed."))
+            return redirect("director-round", round_.pk)
+    return _round_page(request, round_, seed_form=form)
+
+
+@login_required
+@require_POST
+def round_swap(request: HttpRequest, pk: int) -> HttpResponse:
+    round_ = _round(request, pk)
+    form = SwapForm(request.POST, round_=round_)
+    if form.is_valid():
+        try:
+            draw_services.round_swap_seats(
+                actor=request.user,
+                round_=round_,
+                first=form.cleaned_data["first"],
+                second=form.cleaned_data["second"],
+            )
+        except ValidationError as error:
+            form.add_error(None, error.messages)
+        else:
+            messages.success(request, _("The two seats are swapped."))
+            return redirect("director-round", round_.pk)
+    return _round_page(request, round_, swap_form=form)
+
+
+@login_required
+@require_POST
+def round_publish(request: HttpRequest, pk: int) -> HttpResponse:
+    round_ = _round(request, pk)
+    try:
+        draw_services.round_publish(actor=request.user, round_=round_)
+    except ValidationError as error:
+        messages.error(request, error_message(error))
+    else:
+        messages.success(
+            request,
+            _("Round %(n)d is published: the players see their tables.") % {"n": round_.number},
+        )
+    return redirect("director-round", round_.pk)
+
+
+@login_required
+@require_POST
+def round_delete(request: HttpRequest, pk: int) -> HttpResponse:
+    round_ = _round(request, pk)
+    tournament_id = round_.tournament_id
+    try:
+        draw_services.round_delete_draft(actor=request.user, round_=round_)
+    except ValidationError as error:
+        messages.error(request, error_message(error))
+        return redirect("director-round", round_.pk)
+    messages.success(request, _("The draft round is deleted."))
+    return redirect("director-tournament", tournament_id)
+
+
+def sheet_url(request: HttpRequest, table: Table) -> str:
+    """The absolute address of the players' result entry page of a table."""
+    return request.build_absolute_uri(reverse("table-sheet", args=[table.pk]))
+
+
+def _qr_svg(url: str, title: str) -> str:
+    return segno.make(url, error="m").svg_inline(scale=4, border=2, title=title)
+
+
+@login_required
+@require_safe
+def round_print(request: HttpRequest, pk: int) -> HttpResponse:
+    round_ = _round(request, pk)
+    tournament = round_.tournament
+    rows = _table_rows(round_)
+    for row in rows:
+        url = sheet_url(request, row["table"])
+        row["url"] = url
+        row["qr"] = _qr_svg(url, _("Result entry of table %(n)d") % {"n": row["table"].number})
+        deals = tournament.fixed_deals
+        players = len(row["seats"])
+        # The first seat deals first and the deal passes to the left (RULES.md section 2);
+        # the sheet numbers the seats from 1, as people count them.
+        row["lines"] = [
+            (deal, (deal - 1) % players + 1) for deal in range(1, (deals or PRINTED_GAME_ROWS) + 1)
+        ]
+    return render(
+        request,
+        "director/round_print.html",
+        {"round": round_, "tournament": tournament, "rows": rows},
+    )
+
+
+# --------------------------------------------------------------------------- results
+def _seat_names(table: Table) -> list[str]:
+    return [
+        seat.display_name
+        for seat in table.seats.select_related("registration__player").order_by("position")
+    ]
+
+
+def _sheet_initial(table: Table, sheet: dict | None, players: int) -> list[dict[str, Any]]:
+    """Rows of the form: the sheet's rows, then blank rows with their dealer filled in."""
+    tournament = table.round.tournament
+    rows = []
+    if sheet and sheet.get("mode") == "deals":
+        for row in sheet.get("rows", []):
+            initial = {name: row.get(name) for name in ("dealer", "declarer", "bid", "contract")}
+            initial.update(outcome=row.get("outcome"), forced=row.get("forced", False))
+            for position, score in enumerate(row.get("scores", [])):
+                initial[f"score_{position}"] = score
+            rows.append(initial)
+    wanted = tournament.fixed_deals or max(GAME_SHEET_ROWS, len(rows) + 5)
+    while len(rows) < wanted:
+        rows.append({"dealer": len(rows) % players})
+    return rows
+
+
+def _with_added_rows(data, players: int, total: int):
+    """The posted sheet of `total` rows with up to ROWS_ADDED more blank rows, dealers filled in."""
+    data = data.copy()
+    total = max(0, min(total, SheetFormSet.absolute_max))
+    more = min(total + ROWS_ADDED, SheetFormSet.absolute_max)
+    for index in range(total, more):
+        data[f"form-{index}-dealer"] = str(index % players)
+    data["form-TOTAL_FORMS"] = str(more)
+    return data
+
+
+@login_required
+@require_http_methods(["GET", "HEAD", "POST"])
+def table_result(request: HttpRequest, pk: int) -> HttpResponse:
+    """Enter or correct a table's result: a new version, confirmed at once."""
+    table = _table(request, pk)
+    names = _seat_names(table)
+    if request.method == "POST":
+        return _table_result_post(request, table, names)
+    return _entry_page(request, table, names)
+
+
+def _entry_page(request, table, names, *, status=200, service_errors=()) -> HttpResponse:
+    """The result entry page as it opens: the latest version's sheet to correct, or a new one."""
+    tournament = table.round.tournament
+    result = scoring_selectors.table_result(table)
+    latest = scoring_selectors.result_history(table).last()
+    sheet = latest.sheet if latest else None
+    mode = request.GET.get("mode")
+    if mode not in ("deals", "totals"):
+        mode = sheet.get("mode", "deals") if isinstance(sheet, dict) else "deals"
+    if mode == "totals" and not tournament.quick_results_allowed:
+        mode = "deals"
+    totals = {}
+    if isinstance(sheet, dict) and sheet.get("mode") == "totals":
+        totals = {f"total_{p}": total for p, total in enumerate(sheet.get("totals", []))}
+        totals["winner"] = sheet.get("winner")
+    return _result_page(
+        request,
+        table,
+        names,
+        mode=mode,
+        meta=SheetMetaForm(
+            initial={"mode": mode, "expected_version": result.version if result else 0}
+        ),
+        formset=_sheet_formset(table, names, sheet),
+        totals_form=TotalsForm(initial=totals, seat_names=names),
+        service_errors=service_errors,
+        status=status,
+    )
+
+
+def _table_result_post(request: HttpRequest, table: Table, names: list[str]) -> HttpResponse:
+    mode = "totals" if request.POST.get("mode") == "totals" else "deals"
+    meta = SheetMetaForm(request.POST)
+    if mode == "totals":
+        totals_form = TotalsForm(request.POST, seat_names=names)
+        formset = _sheet_formset(table, names, None)
+        entry = totals_form
+    else:
+        data = request.POST
+        management = SheetFormSet(data, prefix="form").management_form
+        if not management.is_valid():
+            # The hidden row count the page sends is missing or garbled: the rows cannot be read.
+            return _entry_page(
+                request,
+                table,
+                names,
+                status=400,
+                service_errors=[
+                    _(
+                        "The sheet arrived damaged (its row count is missing or not a number), "
+                        "so nothing was saved. Enter it again."
+                    )
+                ],
+            )
+        if "add_rows" in data:
+            data = _with_added_rows(data, len(names), management.cleaned_data["TOTAL_FORMS"])
+        formset = SheetFormSet(data, prefix="form", form_kwargs={"seat_names": names})
+        totals_form = TotalsForm(seat_names=names)
+        entry = formset
+    forms_ = {"mode": mode, "meta": meta, "formset": formset, "totals_form": totals_form}
+    valid = [meta.is_valid(), entry.is_valid()]  # both, so that every error is shown
+    if "add_rows" in request.POST or not all(valid):
+        return _result_page(request, table, names, **forms_)
+    try:
+        version = scoring_services.result_submit(
+            actor=request.user,
+            table=table,
+            sheet=entry.sheet(),
+            expected_version=meta.cleaned_data["expected_version"],
+            confirm=True,
+            note=meta.cleaned_data["note"],
+        )
+    except Conflict as error:
+        # The director's input stays on the page; saving it again is then a deliberate
+        # replacement of the version someone else saved meanwhile.
+        result = scoring_selectors.table_result(table)
+        forms_["meta"] = SheetMetaForm(
+            initial={
+                "mode": mode,
+                "expected_version": result.version,
+                "note": meta.cleaned_data["note"],
+            }
+        )
+        return _result_page(request, table, names, conflict=str(error), status=409, **forms_)
+    except ValidationError as error:
+        row_errors = {}
+        if mode == "deals":
+            # Blank rows are left out of the sheet, so the service counts only the rows
+            # entered; show those rows again, numbered as the messages count them, each with
+            # the messages about it.
+            forms_["formset"] = _sheet_formset(table, names, entry.sheet())
+            row_errors = scoring_services.sheet_check(table=table, sheet=entry.sheet()).row_messages
+        return _result_page(
+            request,
+            table,
+            names,
+            service_errors=error.messages,
+            row_errors=row_errors,
+            **forms_,
+        )
+    messages.success(
+        request,
+        _("The result of table %(table)d is saved as version %(version)d and confirmed.")
+        % {"table": table.number, "version": version.number},
+    )
+    return redirect("director-round", table.round_id)
+
+
+def _sheet_formset(table: Table, names: list[str], sheet: Any):
+    return SheetFormSet(
+        prefix="form",
+        initial=_sheet_initial(table, sheet if isinstance(sheet, dict) else None, len(names)),
+        form_kwargs={"seat_names": names},
+    )
+
+
+def _result_page(
+    request, table, names, *, service_errors=(), row_errors=None, conflict="", status=200, **forms_
+) -> HttpResponse:
+    history = list(scoring_selectors.result_history(table))
+    by_row = row_errors or {}
+    sheet_rows = [
+        (form, by_row.get(number, [])) for number, form in enumerate(forms_["formset"], start=1)
+    ]
+    context = {
+        "table": table,
+        "round": table.round,
+        "tournament": table.round.tournament,
+        "result": scoring_selectors.table_result(table),
+        "history": history,
+        "latest": history[-1] if history else None,
+        "seats": list(table.seats.select_related("registration__player").order_by("position")),
+        "seat_names": names,
+        "service_errors": list(service_errors),
+        "sheet_rows": sheet_rows,
+        "conflict": conflict,
+        "rows_added": ROWS_ADDED,
+        **forms_,
+    }
+    return render(request, "director/table_result.html", context, status=status)
+
+
+@login_required
+@require_POST
+def table_confirm(request: HttpRequest, pk: int) -> HttpResponse:
+    table = _table(request, pk)
+    form = VersionForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, " ".join(form.errors["version"]))
+        return redirect("director-table-result", table.pk)
+    number = form.cleaned_data["version"]
+    try:
+        scoring_services.result_confirm(actor=request.user, table=table, version_number=number)
+    except (ValidationError, Conflict) as error:
+        messages.error(request, error_message(error))
+        return redirect("director-table-result", table.pk)
+    messages.success(
+        request,
+        _("Version %(version)s of table %(table)d's result is confirmed.")
+        % {"version": number, "table": table.number},
+    )
+    return redirect("director-round", table.round_id)
+
+
+# --------------------------------------------------------------------------- live tables
+@login_required
+@require_POST
+def table_live(request: HttpRequest, pk: int) -> HttpResponse:
+    """Play a table live (or open its live game if it has one) and go to the game's page."""
+    table = _table(request, pk)
+    game = LiveGame.objects.filter(table=table).first()
+    if game is None:
+        try:
+            game = gameplay_services.live_game_create_for_table(actor=request.user, table=table)
+        except ValidationError as error:
+            messages.error(request, error_message(error))
+            return redirect("director-round", table.round_id)
+        messages.success(request, _("Table %(n)d is played live now.") % {"n": table.number})
+    return redirect("live-game", game.pk)
+
+
+@login_required
+@require_POST
+def seat_bot(request: HttpRequest, pk: int, position: int) -> HttpResponse:
+    """Put a bot of the chosen level in the seat of a player who left a live table."""
+    game = get_object_or_404(LiveGame.objects.select_related("table__round__tournament"), pk=pk)
+    if game.table is None or not selectors.is_director(
+        request.user, game.table.round.tournament.club_id
+    ):
+        raise _deny()
+    level = request.POST.get("level", "")
+    try:
+        seat = gameplay_services.live_seat_replace_with_bot(
+            actor=request.user, game=game, position=position, level=level
+        )
+    except ValidationError as error:
+        messages.error(request, error_message(error))
+    else:
+        messages.success(
+            request,
+            _("Seat %(seat)d of table %(table)d is played by a bot now.")
+            % {"seat": seat.position + 1, "table": game.table.number},
+        )
+    return redirect("director-round", game.table.round_id)
+
+
+# --------------------------------------------------------------------------- archives
+@login_required
+@require_safe
+def tournament_archive(request: HttpRequest, pk: int) -> HttpResponse:
+    """The whole tournament as one JSON file, to keep and to import again (archive.exchange)."""
+    tournament = _tournament(request, pk)
+    document = archive.tournament_export(tournament=tournament)
+    response = HttpResponse(
+        archive.archive_dumps(document), content_type="application/json; charset=utf-8"
+    )
+    response["Content-Disposition"] = content_disposition_header(
+        True, archive.archive_filename(tournament)
+    )
+    return response
+
+
+class ArchiveUploadForm(DirectorForm):
+    """A tournament archive to import and the club to import it into; it reads the file's JSON."""
+
+    club = forms.ModelChoiceField(queryset=Club.objects.none(), label=gettext_lazy("Club"))
+    file = forms.FileField(
+        label=gettext_lazy("Archive file (JSON)"),
+        help_text=gettext_lazy(
+            "A file downloaded with “Download archive (JSON)” on a tournament's page. The "
+            "tournament is recreated with its players, rounds, results and live games."
+        ),
+        widget=forms.ClearableFileInput(attrs={"accept": ".json,application/json"}),
+        error_messages={
+            "required": gettext_lazy("Choose an archive file to upload."),
+            "empty": gettext_lazy("The file is empty."),
+        },
+    )
+
+    def __init__(self, *args, clubs, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["club"].queryset = clubs
+        if len(clubs) == 1:
+            # Directors of one club are not asked which club.
+            self.fields["club"].initial = clubs[0]
+            self.fields["club"].disabled = True
+            self.fields["club"].widget = forms.HiddenInput()
+
+    def clean_file(self):
+        upload = self.cleaned_data["file"]
+        if upload.size > ARCHIVE_MAX_BYTES:
+            raise ValidationError(
+                _(
+                    "The file is larger than %(mb)d MB; import it with the command "
+                    "“manage.py import_tournament” instead."
+                )
+                % {"mb": ARCHIVE_MAX_BYTES // (1024 * 1024)}
+            )
+        self.cleaned_data["document"] = archive.archive_loads(upload.read())
+        return upload
+
+
+@login_required
+@require_http_methods(["GET", "HEAD", "POST"])
+def tournament_import(request: HttpRequest) -> HttpResponse:
+    """Upload an archive: the tournament is created in the chosen club, or nothing is."""
+    clubs = _directed_clubs(request)
+    if request.method != "POST":
+        form = ArchiveUploadForm(clubs=clubs)
+        return render(request, "director/tournament_import.html", {"import_form": form})
+    form = ArchiveUploadForm(request.POST, request.FILES, clubs=clubs)
+    if form.is_valid():
+        try:
+            tournament = archive.tournament_import(
+                actor=request.user,
+                club=form.cleaned_data["club"],
+                data=form.cleaned_data["document"],
+            )
+        except ValidationError as error:
+            form.add_error("file", error.messages)
+        else:
+            messages.success(
+                request,
+                _("The tournament %(name)s is imported into %(club)s.")
+                % {"name": tournament.name, "club": tournament.club},
+            )
+            return redirect("director-tournament", tournament.pk)
+    return render(request, "director/tournament_import.html", {"import_form": form}, status=400)

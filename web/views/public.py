@@ -1,0 +1,611 @@
+"""The public pages of a tournament: draws, results, live standings, wall screen, players, CSV.
+
+Thin views over the tournaments and scoring selectors, as the API uses them: a tournament the
+visitor may not see (`can_view_tournament`) is a 404 on every page and file, draft rounds are
+never shown, and standings come from the stored snapshot only, never recomputed on a request.
+What the views add is presentation: numbers formatted for the active language and the geometry of
+the score chart.
+"""
+
+from __future__ import annotations
+
+import csv
+from dataclasses import dataclass
+from typing import Any
+
+from django.conf import settings
+from django.core.cache import cache
+from django.core.paginator import Paginator
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils import formats, translation
+from django.utils.http import content_disposition_header
+from django.utils.safestring import mark_safe
+from django.utils.text import slugify
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
+from django.views.decorators.gzip import gzip_page
+from django.views.decorators.http import require_safe
+
+from core.i18n import translate
+from scoring import selectors as scoring_selectors
+from scoring.models import StandingsSnapshot
+from scoring.standings import METRIC_REGISTRY
+from tournaments import selectors
+from tournaments.models import Registration, Table, Tournament
+
+TOURNAMENTS_PER_PAGE = 25
+LEADERS_ON_OVERVIEW = 10
+WALL_SECONDS_DEFAULT = 12
+WALL_SECONDS_RANGE = (3, 120)
+SEARCH_MAX_LENGTH = 100
+
+# On a phone only the first few columns fit; the rest are hidden below this many.
+COLUMNS_ON_A_PHONE = 2
+STANDINGS_CACHE_SECONDS = 3600
+STANDINGS_POLL_SECONDS = 1  # how stale a public tournament's "nothing new" may be
+STANDINGS_RENDER_SECONDS = 10  # how long other requests let one render a new snapshot
+
+
+# ----------------------------------------------------------------------------- helpers
+
+
+def _visible_tournament(request: HttpRequest, tournament_id: int) -> Tournament:
+    tournament = get_object_or_404(Tournament.objects.select_related("club"), pk=tournament_id)
+    if not selectors.can_view_tournament(request.user, tournament):
+        raise Http404
+    return tournament
+
+
+def _number(value: float | int | None, places: int = 2) -> str:
+    """A number in the active language's format, with decimals only where it has them."""
+    if value is None:
+        return ""
+    value = round(value, places)
+    if value == int(value):
+        value = int(value)
+    return formats.number_format(value)
+
+
+def _decimals(values: list[float | int | None], places: int) -> int:
+    """The decimals a column needs (at most `places`), so that its decimal points line up."""
+    needed = 0
+    for value in values:
+        if value is None:
+            continue
+        exact = round(value, places)
+        while needed < places and round(exact, needed) != exact:
+            needed += 1
+    return needed
+
+
+def _plain_number(value: float | int | None, places: int = 4) -> str:
+    """A number for a CSV file: a dot for decimals whatever the language, no trailing zeros."""
+    if value is None:
+        return ""
+    value = round(value, places)
+    return str(int(value)) if value == int(value) else str(value)
+
+
+@dataclass(frozen=True, slots=True)
+class Column:
+    key: str
+    label: str
+    title: str
+    places: int
+    extra: bool  # hidden on a phone
+
+
+@dataclass(frozen=True, slots=True)
+class Cell:
+    text: str
+    css: str  # "num", or "num extra" for a column hidden on a phone
+
+
+@dataclass(frozen=True, slots=True)
+class StandingLine:
+    rank: str
+    tied: bool
+    name: str
+    start_number: int
+    url: str
+    withdrawn: bool
+    cells: list[Cell]
+
+
+@dataclass(frozen=True, slots=True)
+class StandingsTable:
+    version: str  # what the live page sends back to ask "anything new?"
+    snapshot: StandingsSnapshot | None
+    columns: list[Column]
+    rows: list[StandingLine]
+    total_rows: int
+
+
+def _standings_columns(tournament: Tournament) -> list[Column]:
+    """Tables played, then the tournament's ranking metrics in their order, then points and score
+    if the ranking does not use them."""
+    keys = ["games_played"]
+    for key in [*tournament.standings_precedence, "tournament_points", "total_score"]:
+        metric = METRIC_REGISTRY.get(key)
+        if metric is not None and metric.shown and key not in keys:
+            keys.append(key)
+    columns = []
+    for index, key in enumerate(keys):
+        metric = METRIC_REGISTRY[key]
+        # "Played" is the first to go on a phone; then everything after the first two metrics.
+        extra = index == 0 or index > COLUMNS_ON_A_PHONE
+        columns.append(
+            Column(
+                key, translate(metric.short), translate(metric.description), metric.places, extra
+            )
+        )
+    return columns
+
+
+def _standings_table(
+    tournament: Tournament, snapshot: StandingsSnapshot | None, *, limit: int | None = None
+) -> StandingsTable:
+    columns = _standings_columns(tournament)
+    rows = snapshot.rows if snapshot is not None else []
+    shown = rows[:limit] if limit is not None else rows
+    # One reverse() and string substitution instead of one reverse() per player.
+    url_pattern = reverse("public-player", args=[tournament.pk, 999999999])
+    # Formatted once per distinct value: a column repeats few values, and formatting dominates.
+    texts = []
+    for column in columns:
+        values = [row.get(column.key) for row in shown]
+        decimals = _decimals(values, column.places)
+        seen: dict[Any, str] = {None: ""}
+        for value in values:
+            if value not in seen:
+                seen[value] = formats.number_format(value, decimals)
+        texts.append([seen[value] for value in values])
+    css = ["num extra" if column.extra else "num" for column in columns]
+    lines = [
+        StandingLine(
+            rank=formats.number_format(row["rank"]),
+            tied=row["tied"],
+            name=row["name"],
+            start_number=row["start_number"],
+            url=url_pattern.replace("999999999", str(row["start_number"])),
+            withdrawn=row.get("withdrawn", False),
+            cells=[Cell(texts[c][index], css[c]) for c in range(len(columns))],
+        )
+        for index, row in enumerate(shown)
+    ]
+    version = str(snapshot.version) if snapshot is not None else ""
+    return StandingsTable(version, snapshot, columns, lines, len(rows))
+
+
+def _tournament_context(tournament: Tournament, **extra: Any) -> dict[str, Any]:
+    """What every page of a tournament shows in its header and navigation."""
+    rounds = list(selectors.rounds_public(tournament).values_list("number", "status"))
+    return {"tournament": tournament, "round_links": rounds, **extra}
+
+
+# ----------------------------------------------------------------------------- lists
+
+
+@require_safe
+def tournament_list(request: HttpRequest) -> HttpResponse:
+    query = request.GET.get("q", "").strip()[:SEARCH_MAX_LENGTH]
+    tournaments = selectors.tournaments_listed(request.user, query=query)
+    page = Paginator(tournaments, TOURNAMENTS_PER_PAGE).get_page(request.GET.get("page"))
+    return render(request, "public/tournament_list.html", {"page": page, "query": query})
+
+
+# ----------------------------------------------------------------------------- a tournament
+
+
+@require_safe
+def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    tournament = _visible_tournament(request, tournament_id)
+    snapshot = scoring_selectors.standings_latest(tournament)
+    registrations = None
+    if snapshot is None:
+        registrations = list(selectors.registrations_of(tournament))
+    context = _tournament_context(
+        tournament,
+        current_round=selectors.latest_round_public(tournament),
+        standings=_standings_table(tournament, snapshot, limit=LEADERS_ON_OVERVIEW),
+        registrations=registrations,
+        active=Registration.Status.ACTIVE,
+    )
+    return render(request, "public/tournament_detail.html", context)
+
+
+@require_safe
+def round_detail(request: HttpRequest, tournament_id: int, number: int) -> HttpResponse:
+    tournament = _visible_tournament(request, tournament_id)
+    round_ = selectors.round_public(tournament, number)
+    if round_ is None:
+        raise Http404
+    tables = scoring_selectors.round_outcomes(round_)
+    context = _tournament_context(
+        tournament,
+        round=round_,
+        tables=tables,
+        confirmed_count=sum(table.confirmed for table in tables),
+    )
+    return render(request, "public/round_detail.html", context)
+
+
+@require_safe
+def table_detail(
+    request: HttpRequest, tournament_id: int, number: int, table_number: int
+) -> HttpResponse:
+    tournament = _visible_tournament(request, tournament_id)
+    round_ = selectors.round_public(tournament, number)
+    if round_ is None:
+        raise Http404
+    table = get_object_or_404(
+        Table.objects.select_related("round__tournament"), round=round_, number=table_number
+    )
+    context = _tournament_context(
+        tournament,
+        round=round_,
+        table=scoring_selectors.table_outcome(table),
+        deals=scoring_selectors.confirmed_deals(table),
+    )
+    return render(request, "public/table_detail.html", context)
+
+
+# ----------------------------------------------------------------------------- standings
+
+
+@require_safe
+@gzip_page  # Django's gzip adds random padding against BREACH (the page carries a CSRF token)
+def standings(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    tournament = _visible_tournament(request, tournament_id)
+    latest = scoring_selectors.standings_latest_version(tournament)
+    context = _tournament_context(
+        tournament,
+        current_round=selectors.latest_round_public(tournament),
+        standings_live=_standings_live_html(request, tournament, latest),
+    )
+    return render(request, "public/standings.html", context)
+
+
+@never_cache
+@require_safe
+# 70 KB of table for 200 players is 4 KB compressed, sent to every phone at each new snapshot.
+@gzip_page
+def standings_live(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """The standings table for the live page, or 204 if the page already shows the latest."""
+    shown = request.GET.get("version")
+    # Every phone on the page asks once a second. For a public tournament the latest version
+    # (and its columns) is kept for a second, so a poll needs no database at all: "nothing new"
+    # is a 204, a new table comes from the cache.
+    poll_key = scoring_selectors.standings_poll_cache_key(tournament_id)
+    state = cache.get(poll_key)
+    if state is not None:
+        if shown == state["latest"]:
+            return HttpResponse(status=204)
+        html = cache.get(_live_key(tournament_id, state["latest"], state["columns"]))
+        if html is not None:
+            return HttpResponse(html)
+    tournament = _visible_tournament(request, tournament_id)
+    latest = scoring_selectors.standings_latest_version(tournament)
+    latest_text = _version_text(latest)
+    if tournament.is_public:
+        state = {"latest": latest_text, "columns": _columns_text(tournament)}
+        cache.set(poll_key, state, STANDINGS_POLL_SECONDS)
+    if shown == latest_text:
+        return HttpResponse(status=204)
+    html = _standings_live_html(request, tournament, latest, wait=False)
+    if html is None:
+        return HttpResponse(status=204)  # being rendered by another request: next poll has it
+    return HttpResponse(html)
+
+
+def standings_prerender(tournament_id: int) -> None:
+    """The live standings block of the latest snapshot, rendered into the cache in every
+    language (web.tasks.prerender_standings)."""
+    tournament = Tournament.objects.filter(pk=tournament_id).first()
+    if tournament is None:
+        return
+    latest = scoring_selectors.standings_latest_version(tournament)
+    for language, _name in settings.LANGUAGES:
+        with translation.override(language):
+            _standings_live_html(None, tournament, latest, wait=True)
+
+
+def _version_text(version: int | None) -> str:
+    return "" if version is None else str(version)
+
+
+def _columns_text(tournament: Tournament) -> str:
+    return ",".join(column.key for column in _standings_columns(tournament))
+
+
+def _live_key(tournament_id: int, version_text: str, columns: str) -> str:
+    """The cache key of a rendered standings block: a snapshot, the active language, the columns."""
+    return f"standings-live:{tournament_id}:{version_text}:{get_language()}:{columns}"
+
+
+def _standings_live_html(
+    request: HttpRequest | None, tournament: Tournament, version: int | None, *, wait: bool = True
+) -> str | None:
+    """The live standings block, rendered once per snapshot, language and set of columns.
+
+    A snapshot never changes once stored, so the block is kept in the cache (Redis, shared by
+    every web process, in production): when a result lands, hundreds of phones ask for the new
+    standings within a second, and only one of them renders it (or a worker did already). With
+    `wait=False` the others get None while that one is at it (a poll then answers "nothing new
+    yet" and asks again).
+    """
+    columns = _columns_text(tournament)
+    key = _live_key(tournament.pk, _version_text(version), columns)
+    html = cache.get(key)
+    if html is not None:
+        return mark_safe(html)  # noqa: S308 - rendered by our own template, escaped there
+    if not cache.add(f"{key}:rendering", True, STANDINGS_RENDER_SECONDS) and not wait:
+        return None
+    snapshot = scoring_selectors.standings_latest(tournament)
+    context = {"tournament": tournament, "standings": _standings_table(tournament, snapshot)}
+    html = render_to_string("public/_standings_live.html", context, request=request)
+    stored = _version_text(snapshot.version if snapshot is not None else None)
+    cache.set(_live_key(tournament.pk, stored, columns), html, STANDINGS_CACHE_SECONDS)
+    return mark_safe(html)  # noqa: S308 - rendered by our own template, escaped there
+
+
+def _wall_seconds(request: HttpRequest) -> int:
+    low, high = WALL_SECONDS_RANGE
+    value = request.GET.get("seconds", "")
+    if value.isascii() and value.isdigit():
+        return max(low, min(high, int(value)))
+    return WALL_SECONDS_DEFAULT
+
+
+def _wall_state(tournament: Tournament, snapshot_version: int | None, round_) -> str:
+    """Changes whenever the wall would show something else: new standings, a result, a round."""
+    round_part = f"{round_.pk}-{round_.status}" if round_ is not None else "none"
+    snapshot_part = "none" if snapshot_version is None else snapshot_version
+    return f"{snapshot_part}.{tournament.results_version}.{round_part}"
+
+
+def _wall_context(tournament: Tournament) -> dict[str, Any]:
+    snapshot = scoring_selectors.standings_latest(tournament)
+    round_ = selectors.latest_round_public(tournament)
+    return {
+        "tournament": tournament,
+        "standings": _standings_table(tournament, snapshot),
+        "round": round_,
+        "tables": scoring_selectors.round_outcomes(round_) if round_ is not None else [],
+        "state": _wall_state(tournament, snapshot.version if snapshot else None, round_),
+    }
+
+
+@require_safe
+def wall(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """Large type for a projector: standings and the current round, a screenful at a time."""
+    tournament = _visible_tournament(request, tournament_id)
+    context = _wall_context(tournament) | {"seconds": _wall_seconds(request)}
+    return render(request, "public/wall.html", context)
+
+
+@never_cache
+@require_safe
+def wall_live(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    tournament = _visible_tournament(request, tournament_id)
+    latest = scoring_selectors.standings_latest_version(tournament)
+    round_ = selectors.latest_round_public(tournament)
+    if request.GET.get("state") == _wall_state(tournament, latest, round_):
+        return HttpResponse(status=204)
+    return render(request, "public/_wall_live.html", _wall_context(tournament))
+
+
+# ----------------------------------------------------------------------------- players
+
+
+@dataclass(frozen=True, slots=True)
+class ChartPoint:
+    x: str
+    y: str
+    round_number: int
+    label: str
+
+
+@dataclass(frozen=True, slots=True)
+class Tick:
+    position: str
+    label: str
+
+
+@dataclass(frozen=True, slots=True)
+class ProgressChart:
+    width: int
+    height: int
+    left: int
+    right: int
+    top: int
+    bottom: int
+    line: str  # the polyline's points attribute
+    points: list[ChartPoint]
+    x_ticks: list[Tick]
+    y_ticks: list[Tick]
+
+
+def _tick_step(span: float) -> float:
+    """A round step (1, 2 or 5 times a power of ten) giving at most five intervals."""
+    step = 1.0
+    while span / step > 5:
+        for factor in (2, 2.5, 2):
+            step *= factor
+            if span / step <= 5:
+                break
+    return step
+
+
+def _progress_chart(progress: list, rounds_planned: int) -> ProgressChart | None:
+    """Coordinates of the running tournament points by round, for an inline SVG."""
+    done = [(p.round_number, p.running_points) for p in progress if p.running_points is not None]
+    if not done:
+        return None
+    # Small enough that the labels stay legible when a phone shrinks the drawing to its width.
+    width, height, left, right, top, bottom = 480, 220, 40, 464, 14, 186
+    last_round = max(rounds_planned, done[-1][0], 2)
+    values = [value for _, value in done]
+    low = min(0.0, *values)
+    step = _tick_step(max(max(values) - low, 1))
+    high = max(step, step * -(-max(values) // step))
+    low = step * (low // step)
+
+    def x_of(number: int) -> float:
+        return left + (right - left) * (number - 1) / (last_round - 1)
+
+    def y_of(value: float) -> float:
+        return bottom - (bottom - top) * (value - low) / (high - low)
+
+    points = [
+        ChartPoint(
+            f"{x_of(number):.1f}",
+            f"{y_of(value):.1f}",
+            number,
+            _("Points after round %(round)s: %(points)s")
+            % {"round": number, "points": _number(value)},
+        )
+        for number, value in done
+    ]
+    ticks = []
+    value = low
+    while value <= high + step / 2:
+        ticks.append(Tick(f"{y_of(value):.1f}", _number(value)))
+        value += step
+    every = max(1, -(-last_round // 12))  # at most a dozen round labels
+    x_ticks = [
+        Tick(f"{x_of(n):.1f}", str(n)) for n in range(1, last_round + 1) if (n - 1) % every == 0
+    ]
+    return ProgressChart(
+        width=width,
+        height=height,
+        left=left,
+        right=right,
+        top=top,
+        bottom=bottom,
+        line=" ".join(f"{p.x},{p.y}" for p in points),
+        points=points,
+        x_ticks=x_ticks,
+        y_ticks=ticks,
+    )
+
+
+@require_safe
+def player_detail(request: HttpRequest, tournament_id: int, start_number: int) -> HttpResponse:
+    tournament = _visible_tournament(request, tournament_id)
+    registration = selectors.registration_by_start_number(tournament, start_number)
+    if registration is None:
+        raise Http404
+    progress = scoring_selectors.player_progress(registration)
+    snapshot = scoring_selectors.standings_latest(tournament)
+    standing = None
+    if snapshot is not None:
+        standing = next(
+            (row for row in snapshot.rows if row["registration"] == registration.pk), None
+        )
+    context = _tournament_context(
+        tournament,
+        registration=registration,
+        progress=progress,
+        standing=standing,
+        standing_points=_number(standing["tournament_points"]) if standing else "",
+        chart=_progress_chart(progress, tournament.rounds_planned),
+        withdrawn=registration.status == Registration.Status.WITHDRAWN,
+    )
+    return render(request, "public/player_detail.html", context)
+
+
+# ----------------------------------------------------------------------------- CSV files
+
+
+def _csv_response(tournament: Tournament, what: str) -> tuple[HttpResponse, Any]:
+    """An attachment in UTF-8 with a byte order mark, so that Excel reads Cyrillic names."""
+    name = slugify(tournament.name, allow_unicode=True) or f"tournament-{tournament.pk}"
+    response = HttpResponse(content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = content_disposition_header(True, f"{name}-{what}.csv")
+    response.write("\ufeff")
+    return response, _FormulaSafeWriter(csv.writer(response))
+
+
+# A spreadsheet runs a cell starting with one of these as a formula (CSV injection).
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+class _FormulaSafeWriter:
+    """Text cells that a spreadsheet would run as a formula (a player named "=HYPERLINK(...)")
+    get a leading apostrophe, which shows the text as written; numbers stay numbers."""
+
+    def __init__(self, writer: Any) -> None:
+        self._writer = writer
+
+    def writerow(self, row: list[Any]) -> None:
+        self._writer.writerow([_inert(cell) for cell in row])
+
+
+def _inert(cell: Any) -> Any:
+    if not isinstance(cell, str) or not cell.startswith(FORMULA_STARTS):
+        return cell
+    try:
+        float(cell.replace(",", "."))
+    except ValueError:
+        return "'" + cell
+    return cell  # a negative number such as "-20"
+
+
+@require_safe
+def standings_csv(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    tournament = _visible_tournament(request, tournament_id)
+    snapshot = scoring_selectors.standings_latest(tournament)
+    response, writer = _csv_response(tournament, _("standings"))
+    # The page's columns, in the tournament's order of its ranking criteria, named in full.
+    keys = [column.key for column in _standings_columns(tournament)]
+    names = [translate(METRIC_REGISTRY[key].name) for key in keys]
+    writer.writerow([_("Rank"), _("Start number"), _("Player"), *names, _("Status")])
+    withdrawn = Registration.Status.WITHDRAWN.label
+    active = Registration.Status.ACTIVE.label
+    for row in snapshot.rows if snapshot is not None else []:
+        figures = [_plain_number(row[key]) for key in keys]
+        status = withdrawn if row.get("withdrawn") else active
+        writer.writerow([row["rank"], row["start_number"], row["name"], *figures, status])
+    return response
+
+
+@require_safe
+def results_csv(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    tournament = _visible_tournament(request, tournament_id)
+    response, writer = _csv_response(tournament, _("results"))
+    writer.writerow(
+        [
+            _("Round"),
+            _("Table"),
+            _("Seat"),
+            _("Start number"),
+            _("Player"),
+            _("Total"),
+            _("Place"),
+            _("Tournament points"),
+            _("Winner"),
+        ]
+    )
+    yes = _("yes")
+    for table in scoring_selectors.confirmed_outcomes(tournament):
+        for seat in table.seats:
+            name = seat.display_name
+            writer.writerow(
+                [
+                    table.round_number,
+                    table.number,
+                    seat.number,
+                    seat.start_number or "",
+                    name,
+                    seat.total,
+                    seat.placement,
+                    _plain_number(seat.points),
+                    yes if seat.won else "",
+                ]
+            )
+    return response
