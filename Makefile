@@ -7,6 +7,9 @@ BIN := $(VENV)/bin
 # pyproject.toml changes (or the virtual environment is deleted).
 INSTALLED := $(VENV)/.installed
 CHROMIUM ?= /usr/bin/chromium
+# The suite over every core (pytest-xdist); the integration tests stay in one process
+# (tests/conftest.py). `make test PARALLEL=` runs it in one process.
+PARALLEL ?= -n auto --dist loadgroup
 
 # $(call debian_tool,COMMAND,PACKAGE): install the Debian package when COMMAND is missing and
 # this runs as root with apt-get; otherwise stop with one line naming the command to run.
@@ -82,7 +85,7 @@ fmt: $(INSTALLED)
 
 test: lint messages browser
 	$(BIN)/python manage.py makemigrations --check --dry-run
-	$(BIN)/pytest
+	HYPOTHESIS_PROFILE=quick $(BIN)/pytest $(PARALLEL)
 
 test-pg: messages browser
 	@case "$$DATABASE_URL" in \
@@ -90,7 +93,7 @@ test-pg: messages browser
 		*) echo "make test-pg needs DATABASE_URL=postgres://..." >&2; exit 2 ;; \
 	esac
 	$(BIN)/python manage.py makemigrations --check --dry-run
-	$(BIN)/pytest
+	HYPOTHESIS_PROFILE=full $(BIN)/pytest $(PARALLEL)
 
 # Resolve the ranges of pyproject.toml again into exact versions: requirements/base.txt for the
 # image (no dev tools), requirements/dev.txt for development and CI. Run after changing a range.

@@ -1,6 +1,9 @@
-"""Suite-wide pytest hooks: database in the header, browser tests last, no all-skipped passes."""
+"""Suite-wide pytest hooks: database in the header, browser tests last, no all-skipped passes,
+the Hypothesis profile, and what must share one process when the suite runs in parallel."""
 
 import pytest
+
+import tests.hypothesis_profiles  # noqa: F401 - loads the profile HYPOTHESIS_PROFILE names
 
 _passed_tests = 0
 
@@ -52,6 +55,7 @@ def pytest_report_header(config: pytest.Config) -> list[str]:
     lines = [f"database: {database['ENGINE']} ({database['NAME']}); celery: {celery}"]
     missing = _integration_backends_missing()
     lines.append(f"integration tests: {'left out, ' + missing if missing else 'run'}")
+    lines.append(f"hypothesis profile: {tests.hypothesis_profiles.PROFILE}")
     return lines
 
 
@@ -73,6 +77,12 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         if left_out:
             config.hook.pytest_deselected(items=left_out)
             items[:] = [item for item in items if not item.get_closest_marker("integration")]
+    # Under pytest-xdist (`make test` runs -n auto --dist loadgroup) the integration tests share
+    # one Redis database for their Celery worker (tests/integration/conftest.py), so they run in
+    # one process, one after the other.
+    for item in items:
+        if item.get_closest_marker("integration"):
+            item.add_marker(pytest.mark.xdist_group("integration"))
     # Sync Playwright leaves its event loop marked running until the session ends, which breaks
     # any asyncio test that runs after a browser test; so browser tests go last.
     items.sort(key=lambda item: item.get_closest_marker("e2e") is not None)
@@ -103,8 +113,8 @@ def pytest_runtest_logreport(report: pytest.TestReport) -> None:
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     # A run in which every test was skipped proves nothing; CI must not count it as a pass.
-    if session.config.option.collectonly:
-        return
+    if session.config.option.collectonly or hasattr(session.config, "workerinput"):
+        return  # under pytest-xdist the controller counts every worker's passes
     if exitstatus == pytest.ExitCode.OK and _passed_tests == 0:
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
 

@@ -8,6 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bots import make_bot
+from tests.hypothesis_profiles import examples
 
 from .conftest import random_state, tiny_strong
 
@@ -27,7 +28,7 @@ def play_to_the_end(state, bots) -> int:
     return decisions
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(seed=seeds)
 def test_random_and_heuristic_bots_play_only_legal_actions(seed):
     rng = random.Random(seed)
@@ -37,7 +38,7 @@ def test_random_and_heuristic_bots_play_only_legal_actions(seed):
     assert play_to_the_end(state, bots) >= 1
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(seed=seeds)
 def test_heuristic_bot_alone_plays_only_legal_actions(seed):
     rng = random.Random(seed)
@@ -46,7 +47,7 @@ def test_heuristic_bot_alone_plays_only_legal_actions(seed):
     play_to_the_end(state, bots)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(seed=seeds)
 def test_strong_bot_plays_only_legal_actions(seed):
     rng = random.Random(seed)

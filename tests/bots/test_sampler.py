@@ -10,11 +10,12 @@ from bots.sampler import Sampler
 from rules.cards import SUIT_MASK, Card
 from rules.records import deal_record, replay_deal
 from tests.engine.conftest import MARRIAGE_TRICKS, marriage_deal, must_beat_deal
+from tests.hypothesis_profiles import examples
 
 from .conftest import random_state
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(seed=st.integers(0, 2**32 - 1))
 def test_samples_agree_with_every_active_seats_observation(seed):
     rng = random.Random(seed)
@@ -79,7 +80,7 @@ def test_must_beat_limits_are_respected():
         assert sample.observation(2) == state.observation(2)
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(seed=st.integers(0, 2**32 - 1))
 def test_knowledge_rebuilds_the_action_sequence_from_the_observation(seed):
     state = random_state(random.Random(seed))

@@ -7,6 +7,7 @@ from hypothesis import strategies as st
 
 from rules import Card, DealState, deck_from_hands
 from rules.cards import CARD_NAMES, mask_cards
+from tests.hypothesis_profiles import examples
 
 from .strategies import fresh_deals
 
@@ -33,7 +34,7 @@ def may_know(state, seat, given_cards, received) -> set[str]:
     return {CARD_NAMES[c] for c in mask_cards(known)}
 
 
-@settings(max_examples=120, deadline=None)
+@settings(max_examples=examples(120), deadline=None)
 @given(state=fresh_deals(), data=st.data())
 def test_no_observation_ever_shows_hidden_cards(state, data):
     given_cards: dict[int, int] = {}

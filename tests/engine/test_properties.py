@@ -16,6 +16,7 @@ from rules.records import (
     summarize_deal,
 )
 from rules.simulate import play_cautiously, shuffled_deck
+from tests.hypothesis_profiles import examples
 
 from .strategies import fresh_deals
 
@@ -44,7 +45,7 @@ def play_out(state, data, *, avoid_concede: bool):
     return state
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(state=fresh_deals(), data=st.data())
 def test_random_play_keeps_every_card_and_ends_scored(state, data):
     play_out(state, data, avoid_concede=True)
@@ -63,7 +64,7 @@ def test_random_play_keeps_every_card_and_ends_scored(state, data):
             assert state.scores[seat] >= 0
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(state=fresh_deals(), data=st.data())
 def test_replaying_the_record_gives_the_same_deal(state, data):
     play_out(state, data, avoid_concede=data.draw(st.booleans()))
@@ -74,7 +75,7 @@ def test_replaying_the_record_gives_the_same_deal(state, data):
     assert deal_record(again) == record
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(state=fresh_deals(), data=st.data(), cut=st.integers(0, 40))
 def test_replaying_part_of_a_record_stops_where_it_was(state, data, cut):
     play_out(state, data, avoid_concede=True)
@@ -88,7 +89,7 @@ def test_replaying_part_of_a_record_stops_where_it_was(state, data, cut):
         assert summary["legal"]
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(state=fresh_deals(), data=st.data())
 def test_a_clone_is_independent_of_its_original(state, data):
     while not state.done:
@@ -101,7 +102,7 @@ def test_a_clone_is_independent_of_its_original(state, data):
         state = copy
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(
     seed=st.integers(0, 10**6),
     players=st.sampled_from([3, 4]),

@@ -17,6 +17,7 @@ from scoring.score_sheet import (
     sheet_from_game,
     validate_score_sheet,
 )
+from tests.hypothesis_profiles import examples
 
 SHORT = RuleSet(target=200)
 
@@ -603,7 +604,7 @@ def validate_game_sheet(game, sheet, **options):
     )
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(game=finished_games())
 def test_engine_games_give_valid_sheets_with_the_engines_result(game):
     sheet = json.loads(json.dumps(sheet_from_game(game)))
@@ -637,7 +638,7 @@ def test_engine_games_give_valid_sheets_with_the_engines_result(game):
     )
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=examples(80), deadline=None)
 @given(game=finished_games())
 def test_engine_sheets_cut_short_or_run_long_are_refused(game):
     rows = sheet_from_game(game)["rows"]

@@ -16,6 +16,7 @@ from scoring.standings import (
     validate_placement_points,
     validate_precedence,
 )
+from tests.hypothesis_profiles import examples
 
 
 def table(round_number, table_number, players, placements, totals=None, winner=None):
@@ -348,7 +349,7 @@ def sort_key(row, precedence):
     return tuple(key)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(case=tournaments())
 def test_standings_invariants(case):
     players, results, precedence, seed = case

@@ -23,6 +23,7 @@ from draws.seating import (
     table_plan,
 )
 from draws.seating.constructions import KNOWN_MAXIMA, stored_schedules
+from tests.hypothesis_profiles import examples
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -127,7 +128,7 @@ def histories(draw):
     return players, table_size, fill, meetings
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(
     case=histories(),
     mode=st.sampled_from(["balanced", "standings"]),
@@ -323,7 +324,7 @@ def test_seats_are_balanced_over_a_schedule():
     assert max(dealt_first.values()) <= 2
 
 
-@settings(max_examples=8, deadline=None)
+@settings(max_examples=examples(8), deadline=None)
 @given(n=st.integers(6, 14), policy=policies, rounds=st.integers(1, 3), seed=st.integers(0, 99))
 def test_searched_schedules_are_valid(n, policy, rounds, seed):
     table_size, fill = policy
