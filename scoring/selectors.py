@@ -190,12 +190,6 @@ class DealLine:
         return tuple(zip(self.scores, self.running, strict=True))
 
 
-def standings_poll_cache_key(tournament_id: int) -> str:
-    """Where the public standings page keeps "the latest version" for a second (cleared when a
-    newer snapshot is stored)."""
-    return f"standings-poll:{tournament_id}"
-
-
 def standings_latest_version(tournament: Tournament) -> int | None:
     """The version of the latest stored standings, read without loading its rows."""
     return (

@@ -13,7 +13,6 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import User
-from django.core.cache import cache
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import F, Max, Q
@@ -24,16 +23,16 @@ from core.exceptions import Conflict
 from core.i18n import translate
 from rules import RuleSet
 from scoring import standings as standings_logic
+from scoring import standings_cache
 from scoring.models import ResultVersion, StandingsSnapshot, TableResult
 from scoring.score_sheet import ScoreSheetError, ValidatedSheet, validate_score_sheet
-from scoring.selectors import standings_inputs, standings_poll_cache_key, table_role
+from scoring.selectors import standings_inputs, table_role
 from scoring.signals import standings_stored
 from tournaments.models import Round, Table, Tournament
 
 logger = logging.getLogger(__name__)
 
 # The due mark outlives the countdown a little, so a late task still finds (and clears) it.
-STANDINGS_DUE_GRACE = 30
 
 
 def results_open_for_round(*, round_: Round) -> None:
@@ -250,10 +249,6 @@ def _schedule_standings(tournament_id: int) -> None:
     transaction.on_commit(lambda: _enqueue_standings(tournament_id))
 
 
-def _due_key(tournament_id: int) -> str:
-    return f"standings-due:{tournament_id}"
-
-
 def _enqueue_standings(tournament_id: int) -> None:
     from scoring.tasks import recompute_standings
 
@@ -269,7 +264,7 @@ def _enqueue_standings(tournament_id: int) -> None:
         # of one each: every new snapshot sends every phone on the standings page a new table.
         # The computation reads the results when it runs, so it includes all of the burst.
         delay = settings.STANDINGS_DEBOUNCE_SECONDS
-        if cache.add(_due_key(tournament_id), True, delay + STANDINGS_DUE_GRACE):
+        if standings_cache.mark_due(tournament_id, delay):
             recompute_standings.apply_async((tournament_id,), countdown=delay)
     except Exception:
         logger.exception("Could not recompute the standings of tournament %s", tournament_id)
@@ -279,7 +274,7 @@ def standings_recompute_due(*, tournament_id: int) -> StandingsSnapshot | None:
     """The debounced computation: a confirmation from now on schedules another one."""
     # Cleared before the results are read: a confirmation committed after this line schedules a
     # computation of its own, one committed before it is seen by this one.
-    cache.delete(_due_key(tournament_id))
+    standings_cache.clear_due(tournament_id)
     return standings_recompute(tournament_id=tournament_id)
 
 
@@ -327,7 +322,7 @@ def standings_recompute(*, tournament_id: int) -> StandingsSnapshot | None:
 def _announce_standings(tournament_id: int) -> None:
     standings_stored.send(sender=StandingsSnapshot, tournament_id=tournament_id)
     # The standings page's polls learn of it at once, not when their cached answer expires.
-    cache.delete(standings_poll_cache_key(tournament_id))
+    standings_cache.forget_poll_state(tournament_id)
 
 
 # ----------------------------------------------------------------------------- sheet entry

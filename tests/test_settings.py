@@ -152,6 +152,8 @@ def test_production_with_secret_key_and_allowed_hosts_starts():
         "ab" * 30,  # long, but two different characters
         "django-insecure-" + secrets.token_urlsafe(50),  # what startproject writes
     ],
+    # Fixed ids: under pytest-xdist every process must collect the same test names.
+    ids=["one-character", "37-characters", "two-characters-repeated", "startproject-default"],
 )
 def test_production_with_a_weak_secret_key_refuses_to_start_and_says_how_to_make_one(weak_key):
     result = load_settings(DEBUG="0", SECRET_KEY=weak_key, ALLOWED_HOSTS="club.example")
@@ -407,3 +409,21 @@ def test_the_tasks_keep_their_names_wherever_their_code_lives():
         assert app.tasks[name] is task or app.tasks[name].name == name
     scheduled = {entry["task"] for entry in settings.CELERY_BEAT_SCHEDULE.values()}
     assert scheduled <= set(names.values())
+
+
+def test_every_cache_object_of_a_process_shares_one_redis_connection_pool():
+    """Under the ASGI server each request builds its own cache object; they must not each open a
+    new connection to Redis (one pool per process, through Django's pool_class option)."""
+    from django.core.cache.backends.redis import RedisCache
+
+    from core.cache import SharedConnectionPool
+
+    options = {"OPTIONS": {"pool_class": "core.cache.SharedConnectionPool"}}
+    first = RedisCache("redis://127.0.0.1:6379/13", options)
+    second = RedisCache("redis://127.0.0.1:6379/13", options)
+    other = RedisCache("redis://127.0.0.1:6379/12", options)
+
+    pool = first._cache.get_client(write=True).connection_pool
+    assert isinstance(pool, SharedConnectionPool)
+    assert second._cache.get_client(write=True).connection_pool is pool
+    assert other._cache.get_client(write=True).connection_pool is not pool

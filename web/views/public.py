@@ -14,7 +14,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
-from django.core.cache import cache
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
@@ -32,6 +31,7 @@ from django.views.decorators.http import require_safe
 
 from core.i18n import translate
 from scoring import selectors as scoring_selectors
+from scoring import standings_cache
 from scoring.models import StandingsSnapshot
 from scoring.standings import METRIC_REGISTRY
 from tournaments import selectors
@@ -45,9 +45,6 @@ SEARCH_MAX_LENGTH = 100
 
 # On a phone only the first few columns fit; the rest are hidden below this many.
 COLUMNS_ON_A_PHONE = 2
-STANDINGS_CACHE_SECONDS = 3600
-STANDINGS_POLL_SECONDS = 1  # how stale a public tournament's "nothing new" may be
-STANDINGS_RENDER_SECONDS = 10  # how long other requests let one render a new snapshot
 
 
 # ----------------------------------------------------------------------------- helpers
@@ -280,20 +277,20 @@ def standings_live(request: HttpRequest, tournament_id: int) -> HttpResponse:
     # Every phone on the page asks once a second. For a public tournament the latest version
     # (and its columns) is kept for a second, so a poll needs no database at all: "nothing new"
     # is a 204, a new table comes from the cache.
-    poll_key = scoring_selectors.standings_poll_cache_key(tournament_id)
-    state = cache.get(poll_key)
+    state = standings_cache.poll_state(tournament_id)
     if state is not None:
         if shown == state["latest"]:
             return HttpResponse(status=204)
-        html = cache.get(_live_key(tournament_id, state["latest"], state["columns"]))
+        html = standings_cache.block(_live_key(tournament_id, state["latest"], state["columns"]))
         if html is not None:
             return HttpResponse(html)
     tournament = _visible_tournament(request, tournament_id)
     latest = scoring_selectors.standings_latest_version(tournament)
     latest_text = _version_text(latest)
     if tournament.is_public:
-        state = {"latest": latest_text, "columns": _columns_text(tournament)}
-        cache.set(poll_key, state, STANDINGS_POLL_SECONDS)
+        standings_cache.remember_poll_state(
+            tournament_id, latest=latest_text, columns=_columns_text(tournament)
+        )
     if shown == latest_text:
         return HttpResponse(status=204)
     html = _standings_live_html(request, tournament, latest, wait=False)
@@ -323,8 +320,8 @@ def _columns_text(tournament: Tournament) -> str:
 
 
 def _live_key(tournament_id: int, version_text: str, columns: str) -> str:
-    """The cache key of a rendered standings block: a snapshot, the active language, the columns."""
-    return f"standings-live:{tournament_id}:{version_text}:{get_language()}:{columns}"
+    """The cache key of a rendered standings block in the active language."""
+    return standings_cache.block_key(tournament_id, version_text, columns, get_language())
 
 
 def _standings_live_html(
@@ -340,16 +337,16 @@ def _standings_live_html(
     """
     columns = _columns_text(tournament)
     key = _live_key(tournament.pk, _version_text(version), columns)
-    html = cache.get(key)
+    html = standings_cache.block(key)
     if html is not None:
         return mark_safe(html)  # noqa: S308 - rendered by our own template, escaped there
-    if not cache.add(f"{key}:rendering", True, STANDINGS_RENDER_SECONDS) and not wait:
+    if not standings_cache.claim_render(key) and not wait:
         return None
     snapshot = scoring_selectors.standings_latest(tournament)
     context = {"tournament": tournament, "standings": _standings_table(tournament, snapshot)}
     html = render_to_string("public/_standings_live.html", context, request=request)
     stored = _version_text(snapshot.version if snapshot is not None else None)
-    cache.set(_live_key(tournament.pk, stored, columns), html, STANDINGS_CACHE_SECONDS)
+    standings_cache.store_block(_live_key(tournament.pk, stored, columns), html)
     return mark_safe(html)  # noqa: S308 - rendered by our own template, escaped there
 
 
