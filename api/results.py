@@ -22,21 +22,14 @@ from api.serializers.results import (
     TableResultSerializer,
 )
 from scoring import selectors, services
-from tournaments.models import Table, Tournament
+from scoring.selectors import TableRole
+from tournaments.models import Tournament
 from tournaments.selectors import can_view_tournament
 
 
-def _visible_table(request: Request, table_id: int) -> Table:
-    return selectors.table_for(request.user, table_id)[0]
-
-
-def _is_insider(request: Request, table: Table) -> bool:
+def _require_insider(role: TableRole) -> None:
     """A director of the club or a player at the table: who may write the table's result."""
-    return selectors.table_role(request.user, table).at_table
-
-
-def _require_insider(request: Request, table: Table) -> None:
-    if not _is_insider(request, table):
+    if not role.at_table:
         raise PermissionDenied(_("Only a player at this table or a director may do this."))
 
 
@@ -51,11 +44,11 @@ class TableResultsView(APIView):
     @extend_schema(responses=TableResultSerializer)
     def get(self, request: Request, table_id: int) -> Response:
         """The table's result; players of the table and directors also get every version."""
-        table = _visible_table(request, table_id)
+        table, role = selectors.table_for(request.user, table_id)
         result = selectors.table_result(table)
         if result is None:
             raise Http404
-        insider = _is_insider(request, table)
+        insider = role.at_table
         versions = selectors.result_history(table) if insider else []
         context = {"versions": versions, "public": not insider}
         return Response(TableResultSerializer(result, context=context).data)
@@ -63,8 +56,8 @@ class TableResultsView(APIView):
     @extend_schema(request=SubmitSerializer, responses={201: ResultVersionSerializer})
     def post(self, request: Request, table_id: int) -> Response:
         """Submit a score sheet (a new version), given the version you saw (0 for none)."""
-        table = _visible_table(request, table_id)
-        _require_insider(request, table)
+        table, role = selectors.table_for(request.user, table_id)
+        _require_insider(role)
         data = SubmitSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         version = services.result_submit(actor=request.user, table=table, **data.validated_data)
@@ -76,7 +69,7 @@ class ConfirmResultView(APIView):
 
     @extend_schema(request=None, responses=ResultVersionSerializer)
     def post(self, request: Request, table_id: int, number: int) -> Response:
-        table = _visible_table(request, table_id)
+        table, _role = selectors.table_for(request.user, table_id)
         version = services.result_confirm(actor=request.user, table=table, version_number=number)
         return Response(ResultVersionSerializer(version).data)
 
@@ -86,8 +79,8 @@ class DisputeResultView(APIView):
 
     @extend_schema(request=DisputeSerializer, responses=ResultVersionSerializer)
     def post(self, request: Request, table_id: int, number: int) -> Response:
-        table = _visible_table(request, table_id)
-        _require_insider(request, table)
+        table, role = selectors.table_for(request.user, table_id)
+        _require_insider(role)
         data = DisputeSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         version = services.result_dispute(
