@@ -3,14 +3,12 @@
 Thin views over the tournaments and scoring selectors, as the API uses them: a tournament the
 visitor may not see (`can_view_tournament`) is a 404 on every page and file, draft rounds are
 never shown, and standings come from the stored snapshot only, never recomputed on a request.
-What the views add is presentation: numbers formatted for the active language and the geometry of
-the score chart.
+What they show is computed by the presenters (web/presenters/): formatted numbers, the
+standings table, the score chart's geometry, the CSV files.
 """
 
 from __future__ import annotations
 
-import csv
-from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
@@ -18,11 +16,8 @@ from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
-from django.urls import reverse
-from django.utils import formats, translation
-from django.utils.http import content_disposition_header
+from django.utils import translation
 from django.utils.safestring import mark_safe
-from django.utils.text import slugify
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
@@ -32,19 +27,19 @@ from django.views.decorators.http import require_safe
 from core.i18n import translate
 from scoring import selectors as scoring_selectors
 from scoring import standings_cache
-from scoring.models import StandingsSnapshot
 from scoring.standings import METRIC_REGISTRY
 from tournaments import selectors
 from tournaments.models import Registration, Table, Tournament
+from web.presenters.charts import progress_chart
+from web.presenters.csv_files import csv_response
+from web.presenters.numbers import number_text, plain_number
+from web.presenters.standings import standings_columns, standings_table
 
 TOURNAMENTS_PER_PAGE = 25
 LEADERS_ON_OVERVIEW = 10
 WALL_SECONDS_DEFAULT = 12
 WALL_SECONDS_RANGE = (3, 120)
 SEARCH_MAX_LENGTH = 100
-
-# On a phone only the first few columns fit; the rest are hidden below this many.
-COLUMNS_ON_A_PHONE = 2
 
 
 # ----------------------------------------------------------------------------- helpers
@@ -55,127 +50,6 @@ def _visible_tournament(request: HttpRequest, tournament_id: int) -> Tournament:
     if not selectors.can_view_tournament(request.user, tournament):
         raise Http404
     return tournament
-
-
-def _number(value: float | int | None, places: int = 2) -> str:
-    """A number in the active language's format, with decimals only where it has them."""
-    if value is None:
-        return ""
-    value = round(value, places)
-    if value == int(value):
-        value = int(value)
-    return formats.number_format(value)
-
-
-def _decimals(values: list[float | int | None], places: int) -> int:
-    """The decimals a column needs (at most `places`), so that its decimal points line up."""
-    needed = 0
-    for value in values:
-        if value is None:
-            continue
-        exact = round(value, places)
-        while needed < places and round(exact, needed) != exact:
-            needed += 1
-    return needed
-
-
-def _plain_number(value: float | int | None, places: int = 4) -> str:
-    """A number for a CSV file: a dot for decimals whatever the language, no trailing zeros."""
-    if value is None:
-        return ""
-    value = round(value, places)
-    return str(int(value)) if value == int(value) else str(value)
-
-
-@dataclass(frozen=True, slots=True)
-class Column:
-    key: str
-    label: str
-    title: str
-    places: int
-    extra: bool  # hidden on a phone
-
-
-@dataclass(frozen=True, slots=True)
-class Cell:
-    text: str
-    css: str  # "num", or "num extra" for a column hidden on a phone
-
-
-@dataclass(frozen=True, slots=True)
-class StandingLine:
-    rank: str
-    tied: bool
-    name: str
-    start_number: int
-    url: str
-    withdrawn: bool
-    cells: list[Cell]
-
-
-@dataclass(frozen=True, slots=True)
-class StandingsTable:
-    version: str  # what the live page sends back to ask "anything new?"
-    snapshot: StandingsSnapshot | None
-    columns: list[Column]
-    rows: list[StandingLine]
-    total_rows: int
-
-
-def _standings_columns(tournament: Tournament) -> list[Column]:
-    """Tables played, then the tournament's ranking metrics in their order, then points and score
-    if the ranking does not use them."""
-    keys = ["games_played"]
-    for key in [*tournament.standings_precedence, "tournament_points", "total_score"]:
-        metric = METRIC_REGISTRY.get(key)
-        if metric is not None and metric.shown and key not in keys:
-            keys.append(key)
-    columns = []
-    for index, key in enumerate(keys):
-        metric = METRIC_REGISTRY[key]
-        # "Played" is the first to go on a phone; then everything after the first two metrics.
-        extra = index == 0 or index > COLUMNS_ON_A_PHONE
-        columns.append(
-            Column(
-                key, translate(metric.short), translate(metric.description), metric.places, extra
-            )
-        )
-    return columns
-
-
-def _standings_table(
-    tournament: Tournament, snapshot: StandingsSnapshot | None, *, limit: int | None = None
-) -> StandingsTable:
-    columns = _standings_columns(tournament)
-    rows = snapshot.rows if snapshot is not None else []
-    shown = rows[:limit] if limit is not None else rows
-    # One reverse() and string substitution instead of one reverse() per player.
-    url_pattern = reverse("public-player", args=[tournament.pk, 999999999])
-    # Formatted once per distinct value: a column repeats few values, and formatting dominates.
-    texts = []
-    for column in columns:
-        values = [row.get(column.key) for row in shown]
-        decimals = _decimals(values, column.places)
-        seen: dict[Any, str] = {None: ""}
-        for value in values:
-            if value not in seen:
-                seen[value] = formats.number_format(value, decimals)
-        texts.append([seen[value] for value in values])
-    css = ["num extra" if column.extra else "num" for column in columns]
-    lines = [
-        StandingLine(
-            rank=formats.number_format(row["rank"]),
-            tied=row["tied"],
-            name=row["name"],
-            start_number=row["start_number"],
-            url=url_pattern.replace("999999999", str(row["start_number"])),
-            withdrawn=row.get("withdrawn", False),
-            cells=[Cell(texts[c][index], css[c]) for c in range(len(columns))],
-        )
-        for index, row in enumerate(shown)
-    ]
-    version = str(snapshot.version) if snapshot is not None else ""
-    return StandingsTable(version, snapshot, columns, lines, len(rows))
 
 
 def _tournament_context(tournament: Tournament, **extra: Any) -> dict[str, Any]:
@@ -208,7 +82,7 @@ def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
     context = _tournament_context(
         tournament,
         current_round=selectors.latest_round_public(tournament),
-        standings=_standings_table(tournament, snapshot, limit=LEADERS_ON_OVERVIEW),
+        standings=standings_table(tournament, snapshot, limit=LEADERS_ON_OVERVIEW),
         registrations=registrations,
         active=Registration.Status.ACTIVE,
     )
@@ -316,7 +190,7 @@ def _version_text(version: int | None) -> str:
 
 
 def _columns_text(tournament: Tournament) -> str:
-    return ",".join(column.key for column in _standings_columns(tournament))
+    return ",".join(column.key for column in standings_columns(tournament))
 
 
 def _live_key(tournament_id: int, version_text: str, columns: str) -> str:
@@ -343,7 +217,7 @@ def _standings_live_html(
     if not standings_cache.claim_render(key) and not wait:
         return None
     snapshot = scoring_selectors.standings_latest(tournament)
-    context = {"tournament": tournament, "standings": _standings_table(tournament, snapshot)}
+    context = {"tournament": tournament, "standings": standings_table(tournament, snapshot)}
     html = render_to_string("public/_standings_live.html", context, request=request)
     stored = _version_text(snapshot.version if snapshot is not None else None)
     standings_cache.store_block(_live_key(tournament.pk, stored, columns), html)
@@ -370,7 +244,7 @@ def _wall_context(tournament: Tournament) -> dict[str, Any]:
     round_ = selectors.latest_round_public(tournament)
     return {
         "tournament": tournament,
-        "standings": _standings_table(tournament, snapshot),
+        "standings": standings_table(tournament, snapshot),
         "round": round_,
         "tables": scoring_selectors.round_outcomes(round_) if round_ is not None else [],
         "state": _wall_state(tournament, snapshot.version if snapshot else None, round_),
@@ -399,98 +273,6 @@ def wall_live(request: HttpRequest, tournament_id: int) -> HttpResponse:
 # ----------------------------------------------------------------------------- players
 
 
-@dataclass(frozen=True, slots=True)
-class ChartPoint:
-    x: str
-    y: str
-    round_number: int
-    label: str
-
-
-@dataclass(frozen=True, slots=True)
-class Tick:
-    position: str
-    label: str
-
-
-@dataclass(frozen=True, slots=True)
-class ProgressChart:
-    width: int
-    height: int
-    left: int
-    right: int
-    top: int
-    bottom: int
-    line: str  # the polyline's points attribute
-    points: list[ChartPoint]
-    x_ticks: list[Tick]
-    y_ticks: list[Tick]
-
-
-def _tick_step(span: float) -> float:
-    """A round step (1, 2 or 5 times a power of ten) giving at most five intervals."""
-    step = 1.0
-    while span / step > 5:
-        for factor in (2, 2.5, 2):
-            step *= factor
-            if span / step <= 5:
-                break
-    return step
-
-
-def _progress_chart(progress: list, rounds_planned: int) -> ProgressChart | None:
-    """Coordinates of the running tournament points by round, for an inline SVG."""
-    done = [(p.round_number, p.running_points) for p in progress if p.running_points is not None]
-    if not done:
-        return None
-    # Small enough that the labels stay legible when a phone shrinks the drawing to its width.
-    width, height, left, right, top, bottom = 480, 220, 40, 464, 14, 186
-    last_round = max(rounds_planned, done[-1][0], 2)
-    values = [value for _, value in done]
-    low = min(0.0, *values)
-    step = _tick_step(max(max(values) - low, 1))
-    high = max(step, step * -(-max(values) // step))
-    low = step * (low // step)
-
-    def x_of(number: int) -> float:
-        return left + (right - left) * (number - 1) / (last_round - 1)
-
-    def y_of(value: float) -> float:
-        return bottom - (bottom - top) * (value - low) / (high - low)
-
-    points = [
-        ChartPoint(
-            f"{x_of(number):.1f}",
-            f"{y_of(value):.1f}",
-            number,
-            _("Points after round %(round)s: %(points)s")
-            % {"round": number, "points": _number(value)},
-        )
-        for number, value in done
-    ]
-    ticks = []
-    value = low
-    while value <= high + step / 2:
-        ticks.append(Tick(f"{y_of(value):.1f}", _number(value)))
-        value += step
-    every = max(1, -(-last_round // 12))  # at most a dozen round labels
-    x_ticks = [
-        Tick(f"{x_of(n):.1f}", str(n)) for n in range(1, last_round + 1) if (n - 1) % every == 0
-    ]
-    return ProgressChart(
-        width=width,
-        height=height,
-        left=left,
-        right=right,
-        top=top,
-        bottom=bottom,
-        line=" ".join(f"{p.x},{p.y}" for p in points),
-        points=points,
-        x_ticks=x_ticks,
-        y_ticks=ticks,
-    )
-
-
 @require_safe
 def player_detail(request: HttpRequest, tournament_id: int, start_number: int) -> HttpResponse:
     tournament = _visible_tournament(request, tournament_id)
@@ -509,8 +291,8 @@ def player_detail(request: HttpRequest, tournament_id: int, start_number: int) -
         registration=registration,
         progress=progress,
         standing=standing,
-        standing_points=_number(standing["tournament_points"]) if standing else "",
-        chart=_progress_chart(progress, tournament.rounds_planned),
+        standing_points=number_text(standing["tournament_points"]) if standing else "",
+        chart=progress_chart(progress, tournament.rounds_planned),
         withdrawn=registration.status == Registration.Status.WITHDRAWN,
     )
     return render(request, "public/player_detail.html", context)
@@ -519,53 +301,19 @@ def player_detail(request: HttpRequest, tournament_id: int, start_number: int) -
 # ----------------------------------------------------------------------------- CSV files
 
 
-def _csv_response(tournament: Tournament, what: str) -> tuple[HttpResponse, Any]:
-    """An attachment in UTF-8 with a byte order mark, so that Excel reads Cyrillic names."""
-    name = slugify(tournament.name, allow_unicode=True) or f"tournament-{tournament.pk}"
-    response = HttpResponse(content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = content_disposition_header(True, f"{name}-{what}.csv")
-    response.write("\ufeff")
-    return response, _FormulaSafeWriter(csv.writer(response))
-
-
-# A spreadsheet runs a cell starting with one of these as a formula (CSV injection).
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
-
-
-class _FormulaSafeWriter:
-    """Text cells that a spreadsheet would run as a formula (a player named "=HYPERLINK(...)")
-    get a leading apostrophe, which shows the text as written; numbers stay numbers."""
-
-    def __init__(self, writer: Any) -> None:
-        self._writer = writer
-
-    def writerow(self, row: list[Any]) -> None:
-        self._writer.writerow([_inert(cell) for cell in row])
-
-
-def _inert(cell: Any) -> Any:
-    if not isinstance(cell, str) or not cell.startswith(FORMULA_STARTS):
-        return cell
-    try:
-        float(cell.replace(",", "."))
-    except ValueError:
-        return "'" + cell
-    return cell  # a negative number such as "-20"
-
-
 @require_safe
 def standings_csv(request: HttpRequest, tournament_id: int) -> HttpResponse:
     tournament = _visible_tournament(request, tournament_id)
     snapshot = scoring_selectors.standings_latest(tournament)
-    response, writer = _csv_response(tournament, _("standings"))
+    response, writer = csv_response(tournament, _("standings"))
     # The page's columns, in the tournament's order of its ranking criteria, named in full.
-    keys = [column.key for column in _standings_columns(tournament)]
+    keys = [column.key for column in standings_columns(tournament)]
     names = [translate(METRIC_REGISTRY[key].name) for key in keys]
     writer.writerow([_("Rank"), _("Start number"), _("Player"), *names, _("Status")])
     withdrawn = Registration.Status.WITHDRAWN.label
     active = Registration.Status.ACTIVE.label
     for row in snapshot.rows if snapshot is not None else []:
-        figures = [_plain_number(row[key]) for key in keys]
+        figures = [plain_number(row[key]) for key in keys]
         status = withdrawn if row.get("withdrawn") else active
         writer.writerow([row["rank"], row["start_number"], row["name"], *figures, status])
     return response
@@ -574,7 +322,7 @@ def standings_csv(request: HttpRequest, tournament_id: int) -> HttpResponse:
 @require_safe
 def results_csv(request: HttpRequest, tournament_id: int) -> HttpResponse:
     tournament = _visible_tournament(request, tournament_id)
-    response, writer = _csv_response(tournament, _("results"))
+    response, writer = csv_response(tournament, _("results"))
     writer.writerow(
         [
             _("Round"),
@@ -601,7 +349,7 @@ def results_csv(request: HttpRequest, tournament_id: int) -> HttpResponse:
                     name,
                     seat.total,
                     seat.placement,
-                    _plain_number(seat.points),
+                    plain_number(seat.points),
                     yes if seat.won else "",
                 ]
             )

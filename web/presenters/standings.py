@@ -1,0 +1,110 @@
+"""The standings table of a snapshot as the pages show it: the tournament's columns in its
+order of ranking criteria, numbers formatted for the active language with aligned decimals."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.urls import reverse
+from django.utils import formats
+
+from core.i18n import translate
+from scoring.models import StandingsSnapshot
+from scoring.standings import METRIC_REGISTRY
+from tournaments.models import Tournament
+from web.presenters.numbers import decimals
+
+# On a phone only the first few columns fit; the rest are hidden below this many.
+COLUMNS_ON_A_PHONE = 2
+
+
+@dataclass(frozen=True, slots=True)
+class Column:
+    key: str
+    label: str
+    title: str
+    places: int
+    extra: bool  # hidden on a phone
+
+
+@dataclass(frozen=True, slots=True)
+class Cell:
+    text: str
+    css: str  # "num", or "num extra" for a column hidden on a phone
+
+
+@dataclass(frozen=True, slots=True)
+class StandingLine:
+    rank: str
+    tied: bool
+    name: str
+    start_number: int
+    url: str
+    withdrawn: bool
+    cells: list[Cell]
+
+
+@dataclass(frozen=True, slots=True)
+class StandingsTable:
+    version: str  # what the live page sends back to ask "anything new?"
+    snapshot: StandingsSnapshot | None
+    columns: list[Column]
+    rows: list[StandingLine]
+    total_rows: int
+
+
+def standings_columns(tournament: Tournament) -> list[Column]:
+    """Tables played, then the tournament's ranking metrics in their order, then points and score
+    if the ranking does not use them."""
+    keys = ["games_played"]
+    for key in [*tournament.standings_precedence, "tournament_points", "total_score"]:
+        metric = METRIC_REGISTRY.get(key)
+        if metric is not None and metric.shown and key not in keys:
+            keys.append(key)
+    columns = []
+    for index, key in enumerate(keys):
+        metric = METRIC_REGISTRY[key]
+        # "Played" is the first to go on a phone; then everything after the first two metrics.
+        extra = index == 0 or index > COLUMNS_ON_A_PHONE
+        columns.append(
+            Column(
+                key, translate(metric.short), translate(metric.description), metric.places, extra
+            )
+        )
+    return columns
+
+
+def standings_table(
+    tournament: Tournament, snapshot: StandingsSnapshot | None, *, limit: int | None = None
+) -> StandingsTable:
+    columns = standings_columns(tournament)
+    rows = snapshot.rows if snapshot is not None else []
+    shown = rows[:limit] if limit is not None else rows
+    # One reverse() and string substitution instead of one reverse() per player.
+    url_pattern = reverse("public-player", args=[tournament.pk, 999999999])
+    # Formatted once per distinct value: a column repeats few values, and formatting dominates.
+    texts = []
+    for column in columns:
+        values = [row.get(column.key) for row in shown]
+        places = decimals(values, column.places)
+        seen: dict[Any, str] = {None: ""}
+        for value in values:
+            if value not in seen:
+                seen[value] = formats.number_format(value, places)
+        texts.append([seen[value] for value in values])
+    css = ["num extra" if column.extra else "num" for column in columns]
+    lines = [
+        StandingLine(
+            rank=formats.number_format(row["rank"]),
+            tied=row["tied"],
+            name=row["name"],
+            start_number=row["start_number"],
+            url=url_pattern.replace("999999999", str(row["start_number"])),
+            withdrawn=row.get("withdrawn", False),
+            cells=[Cell(texts[c][index], css[c]) for c in range(len(columns))],
+        )
+        for index, row in enumerate(shown)
+    ]
+    version = str(snapshot.version) if snapshot is not None else ""
+    return StandingsTable(version, snapshot, columns, lines, len(rows))
