@@ -1,11 +1,18 @@
-"""Reads for the seat draw: who met whom, who sat where and with bots in the earlier rounds."""
+"""Reads of the rounds: whether the next one may be drawn, the rounds with their result counts,
+and for the seat draw who met whom, who sat where and with bots in the earlier rounds."""
 
 from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
 
+from django.db.models import Count, Q, QuerySet
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from scoring.models import TableResult
 from tournaments.models import Round, Seat, Tournament
+from tournaments.selectors import latest_round, rounds_of
 
 
 @dataclass
@@ -58,3 +65,43 @@ def repeat_meetings_by_table(round_: Round) -> dict[int, int]:
         )
         for table_id, seated in people.items()
     }
+
+
+def draw_refusal(tournament: Tournament) -> str:
+    """Why the next round cannot be drawn now, or "" when it can (round_draw checks it again
+    under its lock; the director's page shows the button only when it can)."""
+    if tournament.status == Tournament.Status.FINISHED:
+        return _("The tournament is finished.")
+    last = latest_round(tournament)
+    if last is not None and last.status == Round.Status.PUBLISHED:
+        return _("Round %(n)d is not finished: every table needs a confirmed result first.") % {
+            "n": last.number
+        }
+    if last is not None and last.status == Round.Status.DRAFT:
+        return _("Round %(n)d is drawn already: publish or redraw it.") % {"n": last.number}
+    number = last.number + 1 if last is not None else 1
+    if number > tournament.rounds_planned:
+        return ngettext(
+            "All %(n)d round is drawn; finish the tournament or add rounds.",
+            "All %(n)d rounds are drawn; finish the tournament or add rounds.",
+            tournament.rounds_planned,
+        ) % {"n": tournament.rounds_planned}
+    return ""
+
+
+def rounds_with_result_counts(tournament: Tournament) -> QuerySet[Round]:
+    """The tournament's rounds, each with `tables_count` and how many results are `confirmed`
+    and `disputed`."""
+    return rounds_of(tournament).annotate(
+        tables_count=Count("tables", distinct=True),
+        confirmed=Count(
+            "tables",
+            filter=Q(tables__result__status=TableResult.Status.CONFIRMED),
+            distinct=True,
+        ),
+        disputed=Count(
+            "tables",
+            filter=Q(tables__result__status=TableResult.Status.DISPUTED),
+            distinct=True,
+        ),
+    )

@@ -12,11 +12,10 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 
 from core.i18n import error_text
 from draws import seating
-from draws.selectors import seating_history
+from draws.selectors import draw_refusal, seating_history
 from scoring.selectors import standings_order
 from scoring.services import results_open_for_round
 from tournaments.models import Round, Seat, Table, Tournament
@@ -119,26 +118,11 @@ def round_draw(*, actor: User, tournament: Tournament, seed: int | None = None) 
     """Draw the next round as a draft that the director can check, redraw or edit, then publish."""
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
     require_director(actor, tournament.club_id)
-    if tournament.status == Tournament.Status.FINISHED:
-        raise ValidationError(_("The tournament is finished."))
+    refusal = draw_refusal(tournament)
+    if refusal:
+        raise ValidationError(refusal)
     last = latest_round(tournament)
-    if last is not None and last.status != Round.Status.FINISHED:
-        raise ValidationError(
-            _("Round %(n)d is not finished: every table needs a confirmed result first.")
-            % {"n": last.number}
-            if last.status == Round.Status.PUBLISHED
-            else _("Round %(n)d is drawn already: publish or redraw it.") % {"n": last.number}
-        )
     number = last.number + 1 if last is not None else 1
-    if number > tournament.rounds_planned:
-        raise ValidationError(
-            ngettext(
-                "All %(n)d round is drawn; finish the tournament or add rounds.",
-                "All %(n)d rounds are drawn; finish the tournament or add rounds.",
-                tournament.rounds_planned,
-            )
-            % {"n": tournament.rounds_planned}
-        )
     seed = new_seed() if seed is None else seed
     tables = _compute_draw(tournament, number, seed)
     round_ = Round.objects.create(tournament=tournament, number=number, seed=seed)

@@ -78,6 +78,14 @@ def replay_live_game(game: LiveGame) -> Game:
     return engine_game
 
 
+def live_games_of_round(round_: Round) -> dict[int, LiveGame]:
+    """The live games of the round's tables, by table id, with their seats."""
+    return {
+        game.table_id: game
+        for game in LiveGame.objects.filter(table__round=round_).prefetch_related("seats")
+    }
+
+
 def live_seats(game: LiveGame) -> list[LiveSeat]:
     return list(game.seats.order_by("position"))
 

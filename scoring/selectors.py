@@ -91,6 +91,14 @@ def result_history(table: Table) -> QuerySet[ResultVersion]:
     return table.result_versions.select_related("submitted_by", "reviewed_by").order_by("number")
 
 
+def latest_versions_of_round(round_: Round) -> dict[int, ResultVersion]:
+    """The latest result version of each table of the round, by table id."""
+    return {
+        version.table_id: version
+        for version in ResultVersion.objects.filter(table__round=round_).order_by("number")
+    }
+
+
 def table_result(table: Table) -> TableResult | None:
     return TableResult.objects.select_related("confirmed").filter(table=table).first()
 

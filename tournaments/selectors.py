@@ -6,7 +6,7 @@ import datetime
 
 from django.contrib.auth.models import AnonymousUser, User
 from django.core import signing
-from django.db.models import Prefetch, Q, QuerySet
+from django.db.models import Count, Prefetch, Q, QuerySet
 from django.urls import reverse
 
 from tournaments.models import Club, Player, Registration, Round, Seat, Table, Tournament
@@ -244,3 +244,11 @@ def registration_by_start_number(tournament: Tournament, start_number: int) -> R
 def registrations_of(tournament: Tournament) -> QuerySet[Registration]:
     """Every registration of a tournament (withdrawn ones too) by start number."""
     return tournament.registrations.select_related("player").order_by("start_number")
+
+
+def registration_counts(tournament: Tournament) -> dict[str, int]:
+    """How many registrations of the tournament are active and withdrawn."""
+    return tournament.registrations.aggregate(
+        active=Count("pk", filter=Q(status=Registration.Status.ACTIVE)),
+        withdrawn=Count("pk", filter=Q(status=Registration.Status.WITHDRAWN)),
+    )

@@ -33,7 +33,7 @@ from gameplay import services as gameplay_services
 from gameplay.models import LiveGame
 from scoring import selectors as scoring_selectors
 from scoring import services as scoring_services
-from scoring.models import ResultVersion, TableResult
+from scoring.models import TableResult
 from tournaments import selectors, services
 from tournaments.models import BotLevel, Club, Player, Registration, Round, Table, Tournament
 from web.forms.director import (
@@ -49,6 +49,7 @@ from web.forms.director import (
     TournamentForm,
     VersionForm,
 )
+from web.presenters.rounds import round_tables
 
 ROWS_ADDED = 10
 # A game to 1001 rarely needs more deals than this; more rows can be added on the page.
@@ -158,33 +159,16 @@ def tournament_edit(request: HttpRequest, pk: int) -> HttpResponse:
 @require_safe
 def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = _tournament(request, pk)
-    rounds = selectors.rounds_of(tournament).annotate(
-        tables_count=Count("tables", distinct=True),
-        confirmed=Count(
-            "tables",
-            filter=Q(tables__result__status=TableResult.Status.CONFIRMED),
-            distinct=True,
-        ),
-        disputed=Count(
-            "tables",
-            filter=Q(tables__result__status=TableResult.Status.DISPUTED),
-            distinct=True,
-        ),
-    )
+    rounds = draw_selectors.rounds_with_result_counts(tournament)
     latest = selectors.latest_round(tournament)
-    counts = tournament.registrations.aggregate(
-        active=Count("pk", filter=Q(status=Registration.Status.ACTIVE)),
-        withdrawn=Count("pk", filter=Q(status=Registration.Status.WITHDRAWN)),
-    )
+    counts = selectors.registration_counts(tournament)
     context = {
         "tournament": tournament,
         "rounds": rounds,
         "latest": latest,
         "counts": counts,
         "seed_form": SeedForm(),
-        "can_draw": tournament.status != Tournament.Status.FINISHED
-        and (latest is None or latest.status == Round.Status.FINISHED)
-        and (latest is None or latest.number < tournament.rounds_planned),
+        "can_draw": not draw_selectors.draw_refusal(tournament),
         "next_number": latest.number + 1 if latest else 1,
     }
     return render(request, "director/tournament.html", context)
@@ -401,48 +385,6 @@ def round_draw(request: HttpRequest, pk: int) -> HttpResponse:
     return redirect("director-round", round_.pk)
 
 
-def _table_rows(round_: Round) -> list[dict[str, Any]]:
-    """The round's tables with their seats, result, latest version and repeated meetings."""
-    tables = list(selectors.tables_with_seats(round_))
-    results = {result.table_id: result for result in scoring_selectors.results_of_round(round_)}
-    latest = {
-        version.table_id: version
-        for version in ResultVersion.objects.filter(table__round=round_).order_by("number")
-    }
-    repeats = (
-        draw_selectors.repeat_meetings_by_table(round_)
-        if round_.status == Round.Status.DRAFT
-        else {}
-    )
-    games = {
-        game.table_id: game
-        for game in LiveGame.objects.filter(table__round=round_).prefetch_related("seats")
-    }
-    rows = []
-    for table in tables:
-        seats = list(table.seats.all())
-        game = games.get(table.pk)
-        version = latest.get(table.pk)
-        totals = list(version.totals) if version else []
-        rows.append(
-            {
-                "table": table,
-                "seats": seats,
-                "result": results.get(table.pk),
-                "latest": version,
-                "seat_totals": [
-                    (seat, totals[seat.position] if seat.position < len(totals) else None)
-                    for seat in seats
-                ],
-                "repeats": repeats.get(table.pk, 0),
-                "game": game,
-                "live_seats": sorted(game.seats.all(), key=lambda s: s.position) if game else [],
-                "has_bot": any(seat.is_bot for seat in seats),
-            }
-        )
-    return rows
-
-
 def _result_counts(rows: list[dict[str, Any]]) -> dict[str, int]:
     counts = dict.fromkeys(TableResult.Status.values, 0)
     for row in rows:
@@ -452,7 +394,7 @@ def _result_counts(rows: list[dict[str, Any]]) -> dict[str, int]:
 
 
 def _round_page(request, round_, status=200, **forms) -> HttpResponse:
-    rows = _table_rows(round_)
+    rows = round_tables(round_)
     context = {
         "round": round_,
         "tournament": round_.tournament,
@@ -477,7 +419,7 @@ def round_detail(request: HttpRequest, pk: int) -> HttpResponse:
 def round_results(request: HttpRequest, pk: int) -> HttpResponse:
     """The results part of the round page, which the page reloads every few seconds."""
     round_ = _round(request, pk)
-    rows = _table_rows(round_)
+    rows = round_tables(round_)
     return render(
         request,
         "director/_round_results.html",
@@ -573,7 +515,7 @@ def _qr_svg(url: str, title: str) -> str:
 def round_print(request: HttpRequest, pk: int) -> HttpResponse:
     round_ = _round(request, pk)
     tournament = round_.tournament
-    rows = _table_rows(round_)
+    rows = round_tables(round_)
     for row in rows:
         url = sheet_url(request, row["table"])
         row["url"] = url
