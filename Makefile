@@ -35,7 +35,7 @@ help:
 	@echo "make run      set up .venv, migrate, load demo data, serve on http://127.0.0.1:8000/"
 	@echo "make test     formatting, lint, migration check and the test suite"
 	@echo "make test-pg  the test suite against DATABASE_URL=postgres://..."
-	@echo "make lint     ruff format --check, ruff check and the import contracts (lint-imports)"
+	@echo "make lint     ruff format --check, ruff check, the import contracts (lint-imports), mypy"
 	@echo "make fmt      ruff format and ruff check --fix"
 	@echo "make bench    run every bench/*.py (bench/load.py needs DATABASE_URL=postgres://...)"
 	@echo "make lock     resolve pyproject.toml's ranges into requirements/*.txt again"
@@ -78,6 +78,7 @@ lint: $(INSTALLED)
 	$(BIN)/ruff format --check .
 	$(BIN)/ruff check .
 	$(BIN)/lint-imports --no-cache
+	$(BIN)/mypy
 
 fmt: $(INSTALLED)
 	$(BIN)/ruff format .

@@ -34,6 +34,7 @@ import time
 from collections import defaultdict
 from collections.abc import Sequence
 from itertools import combinations
+from typing import Any, NotRequired, TypedDict, cast
 
 from rules import DealState, RuleSet
 from rules.errors import RuleOptionError
@@ -41,6 +42,30 @@ from rules.errors import RuleOptionError
 from . import BOT_NAMES, make_bot
 
 PHASES = ("bidding", "giving", "contract", "play")
+
+
+class DealResult(TypedDict):
+    """One played deal, by seat; `deck` is the deck's index, added by the job that dealt it."""
+
+    bots: list[str]
+    scores: list[int]
+    declarer: int
+    outcome: str | None
+    marriages: list[int]
+    times: list[list[tuple[str, float]]]  # per seat: (phase, milliseconds) of each decision
+    deck: NotRequired[int]
+
+
+class _Tally(TypedDict):
+    bid: int
+    made: int
+    conceded: int
+    marriages: int
+    times: defaultdict[str, list[float]]
+
+
+# (deck index, bot names by seat, players, rules as a dict, seed, duplicate)
+DeckJob = tuple[int, list[str], int, dict[str, Any], int, bool]
 
 
 def deck_for(seed: int, index: int) -> list[int]:
@@ -57,7 +82,7 @@ def play_deal(
     dealer: int,
     rules: RuleSet,
     seed: int,
-) -> dict:
+) -> DealResult:
     """Play one deal; the bots are given by name per seat. Returns the per-seat results."""
     players = len(seat_bots)
     bots = [make_bot(name, seed=seed * 16 + seat) for seat, name in enumerate(seat_bots)]
@@ -76,7 +101,7 @@ def play_deal(
         marriages[marriage.seat] += 1
     return {
         "bots": list(seat_bots),
-        "scores": list(state.scores),
+        "scores": list(cast(tuple[int, ...], state.scores)),  # the deal is done
         "declarer": state.declarer,
         "outcome": state.outcome,
         "marriages": marriages,
@@ -84,7 +109,7 @@ def play_deal(
     }
 
 
-def _deck_job(job: tuple) -> list[dict]:
+def _deck_job(job: DeckJob) -> list[DealResult]:
     index, bots, players, rules_dict, seed, duplicate = job
     rules = RuleSet.from_dict(rules_dict)
     deck = deck_for(seed, index)
@@ -125,7 +150,7 @@ def mean_ci(samples: list[float]) -> tuple[float, float, float]:
     return mean, mean - half, mean + half
 
 
-def timing(values: list[float]) -> dict:
+def timing(values: list[float]) -> dict[str, Any]:
     return {
         "p50": round(percentile(values, 0.5), 2),
         "p95": round(percentile(values, 0.95), 2),
@@ -134,9 +159,9 @@ def timing(values: list[float]) -> dict:
     }
 
 
-def summarize(results: list[dict], names: Sequence[str]) -> dict:
+def summarize(results: list[DealResult], names: Sequence[str]) -> dict[str, Any]:
     per_deck: dict[str, dict[int, list[int]]] = defaultdict(lambda: defaultdict(list))
-    stats = {
+    stats: dict[str, _Tally] = {
         name: {"bid": 0, "made": 0, "conceded": 0, "marriages": 0, "times": defaultdict(list)}
         for name in names
     }
@@ -155,7 +180,7 @@ def summarize(results: list[dict], names: Sequence[str]) -> dict:
         name: {deck: sum(v) / len(v) for deck, v in decks.items()}
         for name, decks in per_deck.items()
     }
-    bots = {}
+    bots: dict[str, dict[str, Any]] = {}
     for name in names:
         mean, low, high = mean_ci(list(deck_means[name].values()))
         entry = stats[name]
@@ -170,7 +195,7 @@ def summarize(results: list[dict], names: Sequence[str]) -> dict:
             "decisions": len(everything),
             "phases": {phase: timing(entry["times"][phase]) for phase in PHASES},
         }
-    differences = {}
+    differences: dict[str, dict[str, Any]] = {}
     for first, second in combinations(names, 2):
         decks = sorted(set(deck_means[first]) & set(deck_means[second]))
         diffs = [deck_means[first][d] - deck_means[second][d] for d in decks]
@@ -191,15 +216,17 @@ def run_arena(
     duplicate: bool = False,
     jobs: int = 1,
     rules: RuleSet | None = None,
-) -> dict:
+) -> dict[str, Any]:
     players = players or len(bots)
     if len(bots) != players:
         raise ValueError(f"{players} players need {players} bots, got {len(bots)}")
     rules = rules or RuleSet()
     decks = math.ceil(deals / players) if duplicate else deals
-    job_list = [(i, list(bots), players, rules.to_dict(), seed, duplicate) for i in range(decks)]
+    job_list: list[DeckJob] = [
+        (i, list(bots), players, rules.to_dict(), seed, duplicate) for i in range(decks)
+    ]
     started = time.perf_counter()
-    results: list[dict] = []
+    results: list[DealResult] = []
     if jobs > 1 and decks > 1:
         with multiprocessing.get_context("fork").Pool(jobs) as pool:
             for chunk in pool.imap_unordered(_deck_job, job_list, chunksize=1):

@@ -30,7 +30,7 @@ class Bot:
         return f"{type(self).__name__}(seed={self.seed})"
 
 
-def observation_key(obs: Observation) -> tuple:
+def observation_key(obs: Observation) -> tuple[object, ...]:
     """Everything in an observation that a decision may depend on, as plain ints and strings."""
     return (
         obs.seat,

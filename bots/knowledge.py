@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from rules import actions as A
 from rules.cards import ABOVE, SUIT_MASK
 from rules.observation import Observation
+from rules.options import RuleSet
 
 UNKNOWN_GIVE = -1
 
@@ -39,7 +40,7 @@ class Knowledge:
     players: int
     dealer: int
     active: tuple[int, ...]
-    rules: object
+    rules: RuleSet
     phase: str
     declarer: int  # -1 while the auction goes on
     forced: bool
@@ -187,12 +188,13 @@ class Knowledge:
             for card in talon_order:
                 talon |= 1 << card
         last = obs.tricks[-1] if obs.tricks else None
+        current: tuple[int, ...]
         if last is not None and last.winner is None:
-            trick = tuple(int(c) for c in last.cards)
+            current = tuple(int(c) for c in last.cards)
             trick_leader = last.leader
             trick_no = len(obs.tricks) - 1
         else:
-            trick, trick_leader, trick_no = (), -1, len(obs.tricks)
+            current, trick_leader, trick_no = (), -1, len(obs.tricks)
         return cls(
             seat=seat,
             players=players,
@@ -220,7 +222,7 @@ class Knowledge:
             contract_marriages=contract_marriages,
             trump=trump if obs.trump is None else obs.trump,
             trick_no=trick_no,
-            trick=trick,
+            trick=current,
             trick_leader=trick_leader,
             marriages_declared=declared,
         )

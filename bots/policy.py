@@ -151,7 +151,14 @@ def choose_card(
     return _cheapest(legal, hand, outstanding, marriage_cards, trump)
 
 
-def _safe_winners(winners, after, may_hold, lead_suit, trump, partner) -> int:
+def _safe_winners(
+    winners: int,
+    after: tuple[int, ...],
+    may_hold: dict[int, int] | list[int],
+    lead_suit: int,
+    trump: int,
+    partner: int,
+) -> int:
     safe = 0
     cards = winners
     while cards:
@@ -196,7 +203,7 @@ def _richest(legal: int, outstanding: int, trump: int) -> int:
 
 
 def _cheapest(
-    legal: int, hand: int, outstanding: int, marriage_cards: int, trump: int, lead=False
+    legal: int, hand: int, outstanding: int, marriage_cards: int, trump: int, lead: bool = False
 ) -> int:
     best_card, best_value = -1, 1 << 30
     cards = legal
@@ -281,7 +288,7 @@ def estimate_points(hand: int, *, declarer: bool = True) -> float:
             total += (length - 3) * 6  # long suit: the last cards win once the others are out
         if not run and cards >> (6 * suit + 4) & 1 and length >= 3:
             total += 8  # a guarded ten often wins later
-    marriages = 0
+    marriages: float = 0
     count = 0
     for suit in range(3, -1, -1):
         both = MARRIAGE_MASK[suit]

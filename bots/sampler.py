@@ -39,6 +39,7 @@ deal. About 10,000 samples per second on one core (mid-deal, replay checks inclu
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 from rules import actions as A
 from rules.cards import (
@@ -52,6 +53,11 @@ from rules.cards import (
 from rules.deal import HAND_POSITIONS, TALON_POSITIONS, DealState
 
 from .knowledge import UNKNOWN_GIVE, Knowledge
+
+# judge(state, seat, code) -> factor (see Sampler).
+Judge = Callable[[DealState, int, int], float]
+# (dealt hands by seat, talon cards, card of the hidden give or -1).
+Layout = tuple[dict[int, int], list[int], int]
 
 
 def _forced_marriages(rng: random.Random, need: int, available: int, owned: int) -> int | None:
@@ -78,7 +84,9 @@ class SampleError(RuntimeError):
 class Sampler:
     """Draws `DealState`s consistent with one seat's `Knowledge`."""
 
-    def __init__(self, knowledge: Knowledge, *, check: bool = True, judge=None) -> None:
+    def __init__(
+        self, knowledge: Knowledge, *, check: bool = True, judge: Judge | None = None
+    ) -> None:
         self.k = knowledge
         self.check = check
         # judge(state, seat, code) -> factor: how likely that seat was to take that recorded
@@ -113,7 +121,7 @@ class Sampler:
         raise SampleError("no deal consistent with the observation was found")
 
     # ----------------------------------------------------------------- layouts
-    def _layout(self, rng: random.Random):
+    def _layout(self, rng: random.Random) -> Layout | None:
         """(dealt hands by seat, talon cards, card of the hidden give) or None to try again."""
         k = self.k
         if k.declarer < 0:
@@ -122,7 +130,7 @@ class Sampler:
             return self._layout_as_declarer(rng)
         return self._layout_as_defender(rng)
 
-    def _layout_before_talon(self, rng: random.Random):
+    def _layout_before_talon(self, rng: random.Random) -> Layout | None:
         k = self.k
         x, y = self.others
         pool = self.pool
@@ -155,7 +163,17 @@ class Sampler:
         hands[k.seat] = k.held
         return hands, talon, -1
 
-    def _split(self, rng, pool, x, y, nx, ny, must_x, must_y):
+    def _split(
+        self,
+        rng: random.Random,
+        pool: int,
+        x: int,
+        y: int,
+        nx: int,
+        ny: int,
+        must_x: int,
+        must_y: int,
+    ) -> tuple[int, int] | None:
         """Deal `pool` to seats x and y (nx and ny cards) respecting forbidden/required cards."""
         k = self.k
         # Required cards outside the pool (the declarer's own gifts) are placed as they are.
@@ -181,7 +199,7 @@ class Sampler:
             hand_y |= 1 << card
         return hand_x, hand_y
 
-    def _layout_as_declarer(self, rng: random.Random):
+    def _layout_as_declarer(self, rng: random.Random) -> Layout | None:
         k = self.k
         x, y = self.others
         pool = self.pool
@@ -207,7 +225,7 @@ class Sampler:
         hands[k.seat] = k.dealt_hand()
         return hands, list(k.talon_order), -1
 
-    def _layout_as_defender(self, rng: random.Random):
+    def _layout_as_defender(self, rng: random.Random) -> Layout | None:
         k = self.k
         me, d = k.seat, k.declarer
         b = next(s for s in self.others if s != d)
@@ -274,7 +292,9 @@ class Sampler:
                 return {me: k.dealt_hand(), d: dealt_d, b: dealt_b}, list(k.talon_order), gift
         return None
 
-    def _dealt_as_defender(self, d: int, b: int, hold_b: int, after_gives_d: int, gift: int):
+    def _dealt_as_defender(
+        self, d: int, b: int, hold_b: int, after_gives_d: int, gift: int
+    ) -> tuple[int, int] | None:
         k = self.k
         dealt_b = hold_b & ~(1 << gift) if gift >= 0 else hold_b
         dealt_d = after_gives_d

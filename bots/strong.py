@@ -42,8 +42,10 @@ decision).
 
 from __future__ import annotations
 
+import random
 import time
 from dataclasses import dataclass
+from typing import cast
 
 from rules import Action, Observation
 from rules import actions as A
@@ -99,7 +101,12 @@ BUDGETS = {
 }
 
 
-def utility(scores: tuple[int, ...], seat: int, active: tuple[int, ...]) -> float:
+# The scores of a finished deal: the search casts `DealState.scores` (None only while a deal goes
+# on) to it where the state is known to be finished.
+Scores = tuple[int, ...]
+
+
+def utility(scores: Scores, seat: int, active: tuple[int, ...]) -> float:
     others = 0
     for s in active:
         if s != seat:
@@ -153,7 +160,14 @@ class StrongBot(Bot):
 
 
 class _Search:
-    def __init__(self, k: Knowledge, sampler: Sampler, rng, budget: Budget, legal) -> None:
+    def __init__(
+        self,
+        k: Knowledge,
+        sampler: Sampler,
+        rng: random.Random,
+        budget: Budget,
+        legal: tuple[int, ...],
+    ) -> None:
         self.k = k
         self.sampler = sampler
         self.rng = rng
@@ -199,7 +213,7 @@ class _Search:
                 child = state.clone()
                 child.step(code)
                 leaf = _maxn(child) if exact else finish(child)
-                values.append(utility(leaf.scores, seat, active))
+                values.append(utility(cast(Scores, leaf.scores), seat, active))
             if len(values) < len(candidates):
                 break
             for i, value in enumerate(values):
@@ -283,7 +297,7 @@ class _Search:
                 for to, card in plan:
                     child.step(A.GIVE + 24 * to + card)
                 child.step(A.CONTRACT + child.bid // 5)
-                row.append(utility(finish(child).scores, seat, active))
+                row.append(utility(cast(Scores, finish(child).scores), seat, active))
             if len(row) < len(plans):
                 break
             for i, value in enumerate(row):
@@ -297,7 +311,7 @@ class _Search:
         k = self.k
         contracts = [c for c in self.legal if A.CONTRACT <= c < A.PASS]
         seat, active = self.seat, self.active
-        outcomes = []
+        outcomes: list[tuple[int, Scores, float]] = []
         for _ in range(self.budget.contract_samples):
             if outcomes and self.out_of_time():
                 break
@@ -306,7 +320,7 @@ class _Search:
             weight = self.sampler.weight
             state = finish(state)
             points = state.won[seat] + state.marriage_points[seat]
-            outcomes.append((points, state.scores, weight))
+            outcomes.append((points, cast(Scores, state.scores), weight))
         options = []
         for code in contracts:
             value = (code - A.CONTRACT) * 5
@@ -373,7 +387,7 @@ def _auction(state: DealState, seat: int, limit: int, others: dict[int, int]) ->
             state.step(A.PASS)
 
 
-def _declare_and_play(state: DealState) -> tuple[int, tuple[int, ...], int]:
+def _declare_and_play(state: DealState) -> tuple[int, Scores, int]:
     """After an auction: the declarer gives and plans his contract by the heuristic, and the deal
     is played out.
 
@@ -392,7 +406,8 @@ def _declare_and_play(state: DealState) -> tuple[int, tuple[int, ...], int]:
         planned = min(int((estimate_points(hand) - CONTRACT_MARGIN) // 5) * 5, ceiling)
         state.step(A.CONTRACT + state.bid // 5)
     state = finish(state)
-    return state.won[declarer] + state.marriage_points[declarer], state.scores, planned
+    points = state.won[declarer] + state.marriage_points[declarer]
+    return points, cast(Scores, state.scores), planned
 
 
 def _maxn(state: DealState) -> DealState:
@@ -401,7 +416,7 @@ def _maxn(state: DealState) -> DealState:
         return state
     seat = state.to_act
     active = state.active
-    best_leaf = None
+    best_leaf = state  # stands for "none yet": a seat to play always has a card to try
     best_value = 0.0
     for code in state.legal_codes():
         if code == A.CONCEDE:
@@ -409,7 +424,8 @@ def _maxn(state: DealState) -> DealState:
         child = state.clone()
         child.step(code)
         leaf = _maxn(child)
-        value = utility(leaf.scores, seat, active)
-        if best_leaf is None or value > best_value:
+        # A leaf is finished, so it has its scores; no cast here, the solver's innermost loop.
+        value = utility(leaf.scores, seat, active)  # type: ignore[arg-type]
+        if best_leaf is state or value > best_value:
             best_value, best_leaf = value, leaf
     return best_leaf

@@ -13,7 +13,7 @@ The core works on integer codes so that bots can generate and apply thousands of
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from .cards import CARD_NAMES, CARDS, Card
 from .errors import RecordError
@@ -51,10 +51,10 @@ class Action:
         if self.type in ("bid", "contract"):
             record["value"] = self.value
         elif self.type == "give":
-            record["card"] = CARD_NAMES[self.card]
+            record["card"] = _card_name(self.card)
             record["to"] = self.to
         elif self.type == "play":
-            record["card"] = CARD_NAMES[self.card]
+            record["card"] = _card_name(self.card)
             if self.marriage:
                 record["marriage"] = True
         return record
@@ -101,15 +101,20 @@ class Action:
         if self.type in ("bid", "contract"):
             return f"{who}{self.type} {self.value}"
         if self.type == "give":
-            return f"{who}give {CARD_NAMES[self.card]} to seat {self.to}"
+            return f"{who}give {_card_name(self.card)} to seat {self.to}"
         if self.type == "play":
-            return f"{who}play {CARD_NAMES[self.card]}" + (
+            return f"{who}play {_card_name(self.card)}" + (
                 " with marriage" if self.marriage else ""
             )
         return f"{who}{self.type}"
 
 
-def _whole(record: dict, name: str, *, required: bool) -> int | None:
+def _card_name(card: Card | None) -> str:
+    # A give or a play names its card (decode and from_record make sure of it).
+    return CARD_NAMES[cast(Card, card)]
+
+
+def _whole(record: dict[str, Any], name: str, *, required: bool) -> int | None:
     value = record.get(name)
     if value is None and not required:
         return None

@@ -7,6 +7,7 @@ integers and masks; `Card`, `Suit` and `Rank` give them names at the edges.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from enum import IntEnum
 
 
@@ -142,7 +143,7 @@ def cards_of(mask: int) -> tuple[Card, ...]:
     return tuple(CARDS[c] for c in mask_cards(mask))
 
 
-def mask_of(cards) -> int:
+def mask_of(cards: Iterable[int]) -> int:
     mask = 0
     for card in cards:
         mask |= 1 << card

@@ -9,7 +9,7 @@ and `observation()` are the checked, readable interface.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple, TypeAlias, cast
 
 from . import actions as A
 from .actions import Action, decode, encode
@@ -33,6 +33,9 @@ from .cards import (
 from .errors import IllegalActionError
 from .options import DEFAULT_RULES, RuleSet
 
+if TYPE_CHECKING:
+    from .observation import Observation
+
 BIDDING, GIVING, CONTRACT, PLAY, DONE = range(5)
 PHASE_NAMES = ("bidding", "giving", "contract", "play", "done")
 TRICKS_PER_DEAL = 8
@@ -41,6 +44,8 @@ TRICKS_PER_DEAL = 8
 _QUEENS = sum(1 << (6 * s + 2) for s in range(4))
 _KINGS_QUEENS = sum(MARRIAGE_MASK)
 _VALUE_CODES: dict[tuple[int, int, int], tuple[int, ...]] = {}
+# The action log: (the log before, seat, code), a linked list that copies share.
+Log: TypeAlias = "tuple[Log, int, int] | None"
 
 
 def _value_codes(base: int, low: int, high: int) -> tuple[int, ...]:
@@ -69,17 +74,20 @@ def deck_from_hands(hands: Iterable[Iterable[int | str]], talon: Iterable[int | 
 
     The inverse of dealing: handy for writing down a deal played on paper, and for tests.
     """
-    hands = [list(hand) for hand in hands]
-    talon = list(talon)
-    if len(hands) != 3 or any(len(hand) != 7 for hand in hands) or len(talon) != 3:
+    hand_lists = [list(hand) for hand in hands]
+    talon_list = list(talon)
+    if len(hand_lists) != 3 or any(len(hand) != 7 for hand in hand_lists) or len(talon_list) != 3:
         raise ValueError("three hands of 7 cards and a talon of 3 cards are needed")
     deck: list[Card | None] = [None] * DECK_SIZE
-    for positions, cards in zip((*HAND_POSITIONS, TALON_POSITIONS), (*hands, talon), strict=True):
+    for positions, cards in zip(
+        (*HAND_POSITIONS, TALON_POSITIONS), (*hand_lists, talon_list), strict=True
+    ):
         for position, card in zip(positions, cards, strict=True):
             deck[position] = _as_card(card)
     if len(set(deck)) != DECK_SIZE:
         raise ValueError("the hands and the talon must hold each of the 24 cards exactly once")
-    return deck
+    # The positions cover the whole deck, so no None is left.
+    return cast(list[Card], deck)
 
 
 class Trick(NamedTuple):
@@ -129,6 +137,37 @@ class DealState:
         "scores",
         "outcome",
     )
+    # The slots' types, for the type checker only (an annotation without a value makes no class
+    # attribute, so it does not clash with __slots__).
+    rules: RuleSet
+    players: int
+    dealer: int
+    active: tuple[int, ...]  # the three seats that play, in order from the dealer's left
+    next_seat: tuple[int, ...]  # by seat: the active seat that plays after it
+    deck: tuple[Card, ...]
+    hands: list[int]  # by seat: a card mask
+    talon: int
+    phase: int
+    to_act: int
+    bid: int
+    bidder: int
+    declarer: int
+    forced: bool
+    passed: int  # a mask of seats
+    pending: int  # a mask of seats still to be given a card
+    contract: int
+    trump: int  # -1 before any marriage
+    trick: tuple[int, ...]
+    leader: int
+    best: int
+    best_seat: int
+    trick_no: int
+    won: list[int]
+    marriage_points: list[int]
+    played: int
+    log: Log
+    scores: tuple[int, ...] | None
+    outcome: str | None
 
     # ----------------------------------------------------------------- construction
     @classmethod
@@ -249,9 +288,9 @@ class DealState:
             return (A.PASS,) + _value_codes(A.BID, low, high)
         if phase == GIVING:
             cards = mask_cards(self.hands[self.to_act])
-            codes = [A.GIVE + 24 * to + c for to in self._recipients() for c in cards]
-            codes.append(A.CONCEDE)
-            return tuple(codes)
+            gives = [A.GIVE + 24 * to + c for to in self._recipients() for c in cards]
+            gives.append(A.CONCEDE)
+            return tuple(gives)
         if phase == CONTRACT:
             return _value_codes(A.CONTRACT, self.bid, self._contract_ceiling()) + (A.CONCEDE,)
         return ()
@@ -415,7 +454,7 @@ class DealState:
     def phase_name(self) -> str:
         return PHASE_NAMES[self.phase]
 
-    def observation(self, seat: int | None):
+    def observation(self, seat: int | None) -> Observation:
         """What `seat` may know now (None: a spectator); see `observation.Observation`."""
         from .observation import observe
 
@@ -574,8 +613,9 @@ class DealState:
             return f"seat {to} does not play this deal"
         if not self.pending >> to & 1:
             return f"seat {to} has already been given a card"
-        if not self.hands[seat] >> action.card & 1:
-            return f"seat {seat} does not hold {CARD_NAMES[action.card]}"
+        card = cast(Card, action.card)  # explain_illegal has checked that a give names a card
+        if not self.hands[seat] >> card & 1:
+            return f"seat {seat} does not hold {CARD_NAMES[card]}"
         return None
 
     def _explain_contract(self, seat: int, action: Action) -> str | None:
@@ -610,7 +650,7 @@ class DealState:
             return "the play has already started"
         if action.type != "play":
             return None
-        card = action.card
+        card = cast(Card, action.card)  # explain_illegal has checked that a play names a card
         hand = self.hands[seat]
         if not hand >> card & 1:
             return f"seat {seat} does not hold {CARD_NAMES[card]}"

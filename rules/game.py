@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import cast
 
 from .actions import Action
 from .deal import DealState
@@ -74,7 +75,8 @@ class Game:
 
     def close_deal(self, deal: DealState) -> None:
         """Add a finished deal's scores to the totals and decide whether the game has ended."""
-        for seat, score in enumerate(deal.scores):
+        # A finished deal has its scores.
+        for seat, score in enumerate(cast(tuple[int, ...], deal.scores)):
             self.totals[seat] += score
         if self.fixed_deals is not None:
             if len(self.deals) >= self.fixed_deals:

@@ -18,7 +18,7 @@ a Message (a list of seats, the name of a field), and is then translated the sam
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from types import MappingProxyType
 from typing import Any, NoReturn
 
@@ -44,7 +44,8 @@ class Message(str):
 
     template: str
     plural: str | None
-    count: int | None
+    # gettext's name for the number; it hides str.count (never called on a Message).
+    count: int | None  # type: ignore[assignment]
     context: str | None
     params: Mapping[str, Any]
 
@@ -75,12 +76,18 @@ class Message(str):
     def __delattr__(self, name: str) -> NoReturn:
         raise AttributeError(f"a Message is immutable: cannot delete {name!r}")
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[Callable[..., Message], tuple[Any, ...]]:
         fields = (self.template, self.plural, self.count, self.context, dict(self.params))
         return _restore, fields
 
 
-def _restore(template, plural, count, context, params) -> Message:
+def _restore(
+    template: str,
+    plural: str | None,
+    count: int | None,
+    context: str | None,
+    params: Mapping[str, Any],
+) -> Message:
     return Message._make(template, plural, count, context, params)
 
 

@@ -48,7 +48,7 @@ class Observation:
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form, cards in record notation."""
 
-        def names(cards):
+        def names(cards: tuple[Card, ...] | None) -> list[str] | None:
             return None if cards is None else [CARD_NAMES[c] for c in cards]
 
         return {

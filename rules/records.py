@@ -173,21 +173,22 @@ def _expect_object(record: Any, what: str, fmt: str, keys: set[str]) -> None:
         raise RecordError(f"{what} has no field {extra[0]!r}")
 
 
-def _players(record: dict) -> int:
+def _players(record: dict[str, Any]) -> int:
     players = record.get("players")
-    if players not in (3, 4) or isinstance(players, bool):
+    # Not 3.0 either: a float number of players would pass `in (3, 4)` and break the deal.
+    if not isinstance(players, int) or isinstance(players, bool) or players not in (3, 4):
         raise RecordError("'players' must be 3 or 4")
     return players
 
 
-def _seat_field(record: dict, name: str, players: int) -> int:
+def _seat_field(record: dict[str, Any], name: str, players: int) -> int:
     seat = record.get(name)
     if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < players:
         raise RecordError(f"'{name}' must be a seat from 0 to {players - 1}")
     return seat
 
 
-def _rules(record: dict) -> RuleSet:
+def _rules(record: dict[str, Any]) -> RuleSet:
     try:
         return RuleSet.from_dict(record.get("rules", {}))
     except EngineError as error:

@@ -22,7 +22,7 @@ import itertools
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
+from typing import Any, cast
 
 from rules.cards import CARD_POINTS, DECK_SIZE, MARRIAGE_VALUE
 from rules.deal import DealState
@@ -235,7 +235,7 @@ def sheet_from_deals(deals: Iterable[DealState]) -> dict[str, Any]:
                 "contract": deal.contract or None,
                 "outcome": deal.outcome,
                 "forced": deal.forced,
-                "scores": list(deal.scores),
+                "scores": list(cast(tuple[int, ...], deal.scores)),  # done: it has scores
             }
         )
     return {"mode": "deals", "rows": rows}
@@ -262,6 +262,7 @@ def _validate_deals(
     totals_known = True
     ended_after: int | None = None
     winner: int | None = None
+    problem: Message | None
     for index, raw in enumerate(rows):
         number = index + 1
         if fixed_deals is not None and index >= fixed_deals:
@@ -280,13 +281,13 @@ def _validate_deals(
                     "the sheet stops at the deal that ends the game"
                 ),
                 last=ended_after,
-                seat=_seat(winner),
+                seat=_seat(cast(int, winner)),  # the game ended: it has its winner
             )
             errors.append(_at_row(number, problem))
             break
         row, problem = _read_row(raw, players)
         if row is None:
-            errors.append(_at_row(number, problem))
+            errors.append(_at_row(number, cast(Message, problem)))  # a row not read says why
             totals_known = False
             continue
         dealer = (first_dealer + index) % players
@@ -493,7 +494,8 @@ def _row_rule_error(row: SheetRow, dealer: int, players: int, rules: RuleSet) ->
                 return problem
         low_seat, high_seat = sorted(defenders)
         first, second = scores[low_seat], scores[high_seat]
-        conflict = _defence_conflict(first, second, contract, outcome == "made", rules)
+        # Only a conceded deal may lack its contract (checked above).
+        conflict = _defence_conflict(first, second, cast(int, contract), outcome == "made", rules)
         defence = {
             "first": _seat(low_seat),
             "second": _seat(high_seat),
@@ -553,7 +555,8 @@ def _declarer_score_error(row: SheetRow) -> Message | None:
             ),
             **values,
         )
-    if row.outcome == "failed" and score != -contract:
+    # A failed deal has its contract (_row_rule_error checks it first).
+    if row.outcome == "failed" and score != -cast(int, contract):
         return Message(
             _(
                 "the declarer (seat %(seat)s) failed the contract %(contract)s and scores "

@@ -208,12 +208,12 @@ def compute_standings(
     )
     ids = list(players)
     index: dict[Hashable, int] = {}
-    for position, player in enumerate(ids):
+    for i, player in enumerate(ids):
         if player is None:
             raise ValueError("None is a bot's seat, not a player")
         if player in index:
             raise ValueError(f"player {player!r} is listed twice")
-        index[player] = position
+        index[player] = i
     count = len(ids)
     points = [0] * count
     total_score = [0] * count
@@ -262,8 +262,8 @@ def compute_standings(
         for position in members:
             opponents[position] += table_sum - points[position]
 
-    keys = draw_keys or {}
-    random_keys = [_random_key(seed, keys.get(player, player)) for player in ids]
+    given_keys = draw_keys or {}
+    random_keys = [_random_key(seed, given_keys.get(player, player)) for player in ids]
     columns = {
         "tournament_points": points,
         "total_score": total_score,

@@ -62,3 +62,11 @@ def test_the_layers_contract_puts_every_app_in_one_layer():
         "core",
     }
     assert LAYERS[0] == "config" and LAYERS[-1] == "core"
+
+
+def test_the_type_checker_covers_every_pure_module():
+    """mypy ([tool.mypy], run by `make lint`) checks the same modules the contract keeps pure."""
+    checked = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["mypy"]["files"]
+    as_modules = {path.removesuffix(".py").replace("/", ".") for path in checked}
+
+    assert as_modules == set(PURE)

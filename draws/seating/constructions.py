@@ -11,8 +11,11 @@ import warnings
 from functools import cache
 from importlib import resources
 from itertools import combinations, product
+from typing import Any
 
 Rounds = list[list[list[int]]]
+# The same, immutable (what the cache keeps).
+FrozenRounds = tuple[tuple[tuple[int, ...], ...], ...]
 
 # Best known (and, since each equals the counting bound, proven) repeat-free rounds for the
 # instances the tournaments issue names; players/table size -> rounds.
@@ -83,10 +86,11 @@ def affine_rounds(q: int, dimension: int) -> Rounds:
     return rounds
 
 
-def develop_cyclic(entry: dict) -> Rounds:
+def develop_cyclic(entry: dict[str, Any]) -> Rounds:
     """Rounds of a stored difference-method schedule: points part * order + x for x in Z_order,
     then `fixed` points that translation leaves alone; each base round gives `order` rounds."""
-    order, parts = entry["order"], entry["parts"]
+    order: int = entry["order"]
+    parts: int = entry["parts"]
     moving = order * parts
 
     def shift(point: int, step: int) -> int:
@@ -150,8 +154,9 @@ def _power_of(base: int, value: int) -> int | None:
 
 
 @cache
-def _known_schedule(players: int, table_size: int) -> tuple | None:
+def _known_schedule(players: int, table_size: int) -> tuple[str, FrozenRounds] | None:
     dimension = _power_of(table_size, players) if table_size in (3, 4) else None
+    rounds: Rounds | None
     if dimension is not None and dimension >= 2:
         rounds = affine_rounds(table_size, dimension)
         method = f"affine geometry AG({dimension},{table_size})"

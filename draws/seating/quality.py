@@ -5,17 +5,20 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Hashable, Iterable, Sequence
 from itertools import combinations
+from typing import cast
+
+Table = Sequence[Hashable | None]
 
 
-def _tables(round_: object) -> Iterable[Sequence[Hashable | None]]:
+def _tables(round_: object) -> Iterable[Table]:
     # A round is either a Draw (with .tables) or a plain sequence of tables.
-    return getattr(round_, "tables", round_)
+    return cast(Iterable[Table], getattr(round_, "tables", round_))
 
 
-def meeting_counts(rounds: Iterable[object]) -> Counter[frozenset]:
+def meeting_counts(rounds: Iterable[object]) -> Counter[frozenset[Hashable]]:
     """Times each pair of humans sat at one table, keyed by frozenset({a, b}); bot seats (None)
     meet nobody."""
-    counts: Counter[frozenset] = Counter()
+    counts: Counter[frozenset[Hashable]] = Counter()
     for round_ in rounds:
         for table in _tables(round_):
             humans = [player for player in table if player is not None]
@@ -28,7 +31,7 @@ def evaluate(rounds: Iterable[object]) -> dict[str, int]:
     """repeat_free_rounds: leading rounds in which no pair meets a second time; max_meetings: most
     times one pair met; repeated_pairs: pairs that met more than once; meeting_cost: the sum over
     pairs of (times met) squared, which the balanced draw minimizes."""
-    counts: Counter[frozenset] = Counter()
+    counts: Counter[frozenset[Hashable]] = Counter()
     repeat_free = 0
     still_free = True
     for round_ in rounds:

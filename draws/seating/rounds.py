@@ -11,6 +11,9 @@ from rules.messages import Message, _
 
 from .tables import SeatingError, TablePlan, bad_mode, table_plan
 
+# Times each pair met: frozenset({a, b}) -> times.
+Meetings = Mapping[frozenset[Hashable], int]
+
 MODES = ("balanced", "standings", "schedule")
 
 # Weights of the single-round objective, lexicographic in practice: one more meeting of a pair
@@ -28,7 +31,7 @@ EVALUATIONS = 2_000_000
 STALL_LIMIT = 300
 # Standings mode first swaps only players whose tables are at most this many tables apart, and
 # looks further only while repeats remain: Swiss-like, a rematch is worse than a far opponent.
-STANDINGS_WINDOWS = (3, 8, None)
+STANDINGS_WINDOWS: tuple[int | None, ...] = (3, 8, None)
 
 
 @dataclass(frozen=True)
@@ -69,7 +72,7 @@ def check_players(players: Sequence[Hashable]) -> list[Hashable]:
     return players
 
 
-def meetings_matrix(players: list[Hashable], meetings: Mapping | None) -> list[list[int]]:
+def meetings_matrix(players: list[Hashable], meetings: Meetings | None) -> list[list[int]]:
     index = {player: i for i, player in enumerate(players)}
     matrix = [[0] * len(players) for _ in players]
     for pair, times in (meetings or {}).items():
@@ -246,7 +249,7 @@ class TableSwapSearch:
 
 
 def seat_order(
-    humans: list[int], seats: int, counts: list[Sequence[int]], rng: random.Random
+    humans: list[int], seats: int, counts: Sequence[Sequence[int]], rng: random.Random
 ) -> tuple[int | None, ...]:
     """Places at one table: the arrangement with the fewest earlier sittings of each player in the
     seat they get (seat 0 deals first and, at a table of 4, sits out the first deal), random among
@@ -270,7 +273,7 @@ def seat_order(
 
 
 def round_quality(
-    tables: list[list[int]], meets: list[list[int]], history: Mapping | None
+    tables: list[list[int]], meets: list[list[int]], history: Meetings | None
 ) -> tuple[int, int, int]:
     """(new_repeat_pairs, repeated_pairs, max_meetings) after this round, history included."""
     new_repeats = became_repeated = 0
@@ -293,7 +296,7 @@ def draw_round(
     fill: str,
     mode: str,
     seed: int | str,
-    meetings: Mapping | None = None,
+    meetings: Meetings | None = None,
     standings: Sequence[Hashable] | None = None,
     seat_counts: Mapping[Hashable, Sequence[int]] | None = None,
     bot_counts: Mapping[Hashable, int] | None = None,

@@ -485,7 +485,7 @@ def _seat_rounds(
     n = len(players)
     counts = [[0] * max(table.seats for table in plan) for _ in range(n)]
     meets = [[0] * n for _ in range(n)]
-    history: dict[frozenset, int] = {}
+    history: dict[frozenset[Hashable], int] = {}
     draws = []
     for tables in found:
         seated = []

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import cast
 
 from rules.messages import Message, _, ngettext
 
@@ -85,7 +86,8 @@ def table_plan(n_players: int, *, table_size: int | str, fill: str) -> list[Tabl
                 n_players,
             )
         )
-    size = 4 if table_size == "mixed" else table_size
+    # check_policy lets only 3, 4 and "mixed" through.
+    size = 4 if table_size == "mixed" else cast(int, table_size)
     if fill == "bots":
         tables = -(-n_players // size)
         fewer, extra = divmod(n_players, tables)

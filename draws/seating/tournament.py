@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import time
 from collections import Counter
+from collections.abc import Hashable
+from typing import Any
 
 from .quality import evaluate, meeting_counts
 from .rounds import MODES, Draw, draw_round, make_rng
@@ -19,7 +21,7 @@ def draw_tournament(
     rounds: int,
     mode: str,
     seed: int | str,
-) -> dict:
+) -> dict[str, Any]:
     """Players 0..n_players-1 for `rounds` rounds. Modes balanced and standings draw round by
     round with the history so far; standings there are simulated (random results from the seed),
     since no games are played. Returns the JSON-ready result of `python -m draws.seating`."""
@@ -31,7 +33,7 @@ def draw_tournament(
         raise SeatingError(bad_player_count(n_players))
     players = list(range(n_players))
     started = time.perf_counter()
-    result: dict = {}
+    result: dict[str, Any] = {}
     if mode == "schedule":
         schedule = draw_schedule(
             players, rounds=rounds, table_size=table_size, fill=fill, seed=seed
@@ -62,9 +64,10 @@ def _draw_each_round(
     players: list[int], table_size: int | str, fill: str, rounds: int, mode: str, seed: int | str
 ) -> list[Draw]:
     results = make_rng(seed, "simulated results")
-    points: Counter[int] = Counter()
-    seat_counts: dict[int, list[int]] = {player: [0, 0, 0, 0] for player in players}
-    bot_counts: Counter[int] = Counter()
+    # Keyed as the draws name the players (Hashable ids), which are these ints.
+    points: Counter[Hashable] = Counter()
+    seat_counts: dict[Hashable, list[int]] = {player: [0, 0, 0, 0] for player in players}
+    bot_counts: Counter[Hashable] = Counter()
     draws: list[Draw] = []
     for number in range(rounds):
         standings = sorted(players, key=lambda player: (-points[player], player))

@@ -114,6 +114,8 @@ def test_a_record_has_no_unknown_fields():
 def test_a_record_has_3_or_4_players_and_a_dealer_among_them():
     assert rejected(changed(players=5)) == "'players' must be 3 or 4"
     assert rejected(changed(players=True)) == "'players' must be 3 or 4"
+    # 3.0 == 3 in Python: a float count once passed and failed later with a TypeError.
+    assert rejected(changed(players=3.0)) == "'players' must be 3 or 4"
     assert rejected(changed(dealer=3)) == "'dealer' must be a seat from 0 to 2"
     assert rejected(changed(dealer="0")) == "'dealer' must be a seat from 0 to 2"
 
