@@ -261,13 +261,14 @@ STATIC_URL = "static/"
 STATIC_ROOT = Path(os.environ.get("STATIC_ROOT") or BASE_DIR / "staticfiles")
 STATICFILES_DIRS = [BASE_DIR / "static"]
 # Production serves the files `collectstatic` wrote, under names with a content hash (cached for
-# good) and precompressed; development and tests use the source folders, no collectstatic needed.
+# good) and precompressed, the imports of JavaScript modules pointing at the hashed names too
+# (core/static_files.py); development and tests use the source folders, no collectstatic needed.
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
         "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
         if DEBUG
-        else "servestatic.storage.CompressedManifestStaticFilesStorage"
+        else "core.static_files.ModuleManifestStaticFilesStorage"
     },
 }
 # Decided here, not by DEBUG at request time: tests turn DEBUG off but have no collected files.

@@ -6,6 +6,7 @@ deal (the engine decides what that is), and a deal's deck and salt appear only o
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from django.contrib.auth.models import AnonymousUser, User
@@ -166,6 +167,10 @@ def live_game_view(game: LiveGame, *, user: AnyUser | None) -> dict[str, Any]:
         )
     latest = state.deals[-1] if state.deals else None
     observation = latest.observation(mine).to_dict() if latest is not None else None
+    if observation is not None:
+        # Who played each card, so that the page need not know the order of play.
+        for trick in observation["tricks"]:
+            trick["seats"] = trick_seats(latest.active, trick["leader"], len(trick["cards"]))
     to_act = state.current.to_act if state.current is not None else None
     legal = []
     concede_confirm = None
@@ -196,6 +201,13 @@ def live_game_view(game: LiveGame, *, user: AnyUser | None) -> dict[str, Any]:
         # The question before a concession, with what it scores under this game's rules.
         "concede_confirm": concede_confirm,
     }
+
+
+def trick_seats(active: Sequence[int], leader: int, count: int) -> list[int]:
+    """The seats that played the first `count` cards of a trick `leader` led: the active players
+    in turn from him (RULES.md section 6)."""
+    start = active.index(leader)
+    return [active[(start + offset) % len(active)] for offset in range(count)]
 
 
 def _concede_question(deal, concede: Action, seat: int) -> str:

@@ -242,12 +242,18 @@ def test_development_ignores_the_https_switch():
 
 
 def test_production_logs_json_and_serves_collected_static_files():
+    from django.utils.module_loading import import_string
+    from servestatic.storage import CompressedManifestStaticFilesStorage
+
     loaded = production()
 
     assert loaded["log_format"] == "json"
-    assert (
-        loaded["staticfiles_storage"] == "servestatic.storage.CompressedManifestStaticFilesStorage"
-    )
+    # servestatic's hashed and compressed files, with the imports of JavaScript modules rewritten
+    # to the hashed names (the live table's script is a module).
+    assert loaded["staticfiles_storage"] == "core.static_files.ModuleManifestStaticFilesStorage"
+    storage = import_string(loaded["staticfiles_storage"])
+    assert issubclass(storage, CompressedManifestStaticFilesStorage)
+    assert storage.support_js_module_import_aggregation is True
 
 
 def test_development_logs_text_and_needs_no_collectstatic():
