@@ -9,6 +9,7 @@ copies of the replay's outcome kept for queries (whose turn it is, the winner).
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from tournaments.models import BotLevel, Table
@@ -54,7 +55,8 @@ class LiveGame(models.Model):
         related_name="practice_games",
         verbose_name=_("practice game of"),
     )
-    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    # Times are defaults rather than auto_now_add, so that an archive's import keeps them.
+    created_at = models.DateTimeField(_("created"), default=timezone.now, editable=False)
     finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
 
     class Meta:
@@ -156,7 +158,7 @@ class LiveSeatChange(models.Model):
         related_name="+",
         verbose_name=_("changed by"),
     )
-    changed_at = models.DateTimeField(_("changed"), auto_now_add=True)
+    changed_at = models.DateTimeField(_("changed"), default=timezone.now, editable=False)
 
     class Meta:
         ordering = ["game", "changed_at", "id"]
@@ -184,7 +186,7 @@ class LiveDeal(models.Model):
     commitment = models.CharField(_("commitment"), max_length=64)
     # The game's sequence when the deal was dealt: its actions are the ones after it.
     start_sequence = models.PositiveIntegerField(_("dealt after action"))
-    started_at = models.DateTimeField(_("started"), auto_now_add=True)
+    started_at = models.DateTimeField(_("started"), default=timezone.now, editable=False)
     finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
 
     class Meta:
@@ -210,7 +212,7 @@ class LiveAction(models.Model):
     seat = models.PositiveSmallIntegerField(_("seat"))
     action = models.JSONField(_("action"))
     by_bot = models.BooleanField(_("by a bot"), default=False)
-    created_at = models.DateTimeField(_("played"), auto_now_add=True)
+    created_at = models.DateTimeField(_("played"), default=timezone.now, editable=False)
 
     class Meta:
         ordering = ["game", "sequence"]

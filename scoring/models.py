@@ -3,6 +3,7 @@
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from tournaments.models import Table, Tournament
@@ -34,7 +35,9 @@ class TableResult(models.Model):
         related_name="+",
         verbose_name=_("confirmed version"),
     )
-    updated_at = models.DateTimeField(_("updated"), auto_now=True)
+    # Stamped by each write in scoring.services; a default rather than auto_now, so that an
+    # archive's import keeps the archived time.
+    updated_at = models.DateTimeField(_("updated"), default=timezone.now, editable=False)
 
     class Meta:
         verbose_name = _("table result")
@@ -81,7 +84,8 @@ class ResultVersion(models.Model):
         related_name="+",
         verbose_name=_("submitted by"),
     )
-    submitted_at = models.DateTimeField(_("submitted"), auto_now_add=True)
+    # A default rather than auto_now_add, so that an archive's import keeps the archived time.
+    submitted_at = models.DateTimeField(_("submitted"), default=timezone.now, editable=False)
     reviewed_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.SET_NULL,

@@ -268,10 +268,11 @@ def confirmed_deals(table: Table) -> list[DealLine] | None:
     if not isinstance(sheet, dict) or sheet.get("mode") != "deals":
         return []
     lines = []
-    running: list[int] = []
-    for number, row in enumerate(sheet.get("rows", []), start=1):
+    players = len(result.confirmed.totals)
+    for number, (row, running) in enumerate(
+        zip(sheet.get("rows", []), sheet_running_totals(sheet, players), strict=True), start=1
+    ):
         scores = tuple(int(score) for score in row.get("scores", ()))
-        running = [a + b for a, b in zip(running, scores, strict=True)] if running else list(scores)
         lines.append(
             DealLine(
                 number=number,
@@ -282,7 +283,7 @@ def confirmed_deals(table: Table) -> list[DealLine] | None:
                 outcome=str(row.get("outcome", "")),
                 forced=bool(row.get("forced", False)),
                 scores=scores,
-                running=tuple(running),
+                running=running or (),
             )
         )
     return lines
@@ -499,15 +500,30 @@ def result_latest_version(table: Table) -> ResultVersion | None:
     )
 
 
-def sheet_running_totals(sheet: dict[str, Any], players: int) -> list[tuple[int, ...]]:
-    """Each deal's totals so far, for a stored (already validated) deal-by-deal sheet."""
-    if sheet.get("mode") != "deals":
+def sheet_running_totals(sheet: Any, players: int) -> list[tuple[int, ...] | None]:
+    """Everyone's total after each row of a deal-by-deal sheet: a stored one, or one being typed.
+
+    A typed sheet may be unfinished or wrong: a row with broken rules still adds its scores (the
+    person sees where the totals go); once a row's scores are not whole numbers, one per seat,
+    the totals after it are unknown (None). A sheet of final totals has no rows, so none.
+    """
+    rows = sheet.get("rows") if isinstance(sheet, dict) else None
+    if not isinstance(rows, list):
         return []
-    totals = [0] * players
-    running = []
-    for row in sheet.get("rows", []):
-        totals = [total + score for total, score in zip(totals, row["scores"], strict=True)]
-        running.append(tuple(totals))
+    totals: list[int] | None = [0] * players
+    running: list[tuple[int, ...] | None] = []
+    for row in rows:
+        scores = row.get("scores") if isinstance(row, dict) else None
+        readable = (
+            isinstance(scores, list | tuple)
+            and len(scores) == players
+            and all(isinstance(s, int) and not isinstance(s, bool) for s in scores)
+        )
+        if totals is None or not readable:
+            totals = None
+        else:
+            totals = [total + score for total, score in zip(totals, scores, strict=True)]
+        running.append(None if totals is None else tuple(totals))
     return running
 
 

@@ -26,7 +26,7 @@ from scoring import standings as standings_logic
 from scoring import standings_cache
 from scoring.models import ResultVersion, StandingsSnapshot, TableResult
 from scoring.score_sheet import ScoreSheetError, ValidatedSheet, validate_score_sheet
-from scoring.selectors import standings_inputs, table_role
+from scoring.selectors import sheet_running_totals, standings_inputs, table_role
 from scoring.signals import standings_stored
 from tournaments.models import Round, Table, Tournament
 
@@ -135,6 +135,7 @@ def _store_version(*, result, validated, actor, source, confirm, note) -> Result
     )
     result.version = version.number
     result.status = TableResult.Status.SUBMITTED
+    result.updated_at = timezone.now()
     result.save(update_fields=["version", "status", "updated_at"])
     if confirm:
         _confirm(result, version, actor)
@@ -208,6 +209,7 @@ def result_dispute(*, actor: User, table: Table, version_number: int, note: str)
     version.note = (f"{version.note}\n{note}" if version.note else note)[:1000]
     version.save(update_fields=["status", "reviewed_by", "reviewed_at", "note"])
     result.status = TableResult.Status.DISPUTED
+    result.updated_at = timezone.now()
     result.save(update_fields=["status", "updated_at"])
     return version
 
@@ -232,6 +234,7 @@ def _confirm(result: TableResult, version: ResultVersion, actor: User | None) ->
     version.save(update_fields=["status", "reviewed_by", "reviewed_at"])
     result.confirmed = version
     result.status = TableResult.Status.CONFIRMED
+    result.updated_at = timezone.now()
     result.save(update_fields=["confirmed", "status", "updated_at"])
     round_ = result.table.round
     tournament_id = round_.tournament_id
@@ -369,38 +372,12 @@ def sheet_check(*, table: Table, sheet: Any) -> SheetCheck:
             messages=messages,
             row_messages=row_messages,
             sheet_messages=sheet_messages,
-            running_totals=_typed_running_totals(sheet, table.seats.count()),
+            running_totals=sheet_running_totals(sheet, table.seats.count()),
         )
     return SheetCheck(
         validated=validated,
         messages=[],
         row_messages={},
         sheet_messages=[],
-        running_totals=list(validated.running_totals),
+        running_totals=sheet_running_totals(sheet, validated.players),
     )
-
-
-def _typed_running_totals(sheet: Any, players: int) -> list[tuple[int, ...] | None]:
-    """Totals after each row of a sheet that may be unfinished or wrong, as far as they are known.
-
-    A row with broken rules still adds its scores (the person sees where the totals go); once a
-    row's scores are not whole numbers, one per seat, the totals after it are unknown.
-    """
-    rows = sheet.get("rows") if isinstance(sheet, dict) else None
-    if not isinstance(rows, list):
-        return []
-    totals: list[int] | None = [0] * players
-    running: list[tuple[int, ...] | None] = []
-    for row in rows:
-        scores = row.get("scores") if isinstance(row, dict) else None
-        readable = (
-            isinstance(scores, list | tuple)
-            and len(scores) == players
-            and all(isinstance(s, int) and not isinstance(s, bool) for s in scores)
-        )
-        if totals is None or not readable:
-            totals = None
-        else:
-            totals = [total + score for total, score in zip(totals, scores, strict=True)]
-        running.append(None if totals is None else tuple(totals))
-    return running

@@ -3,7 +3,7 @@
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
-from django.utils import formats
+from django.utils import formats, timezone
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
@@ -55,7 +55,8 @@ class Player(models.Model):
         related_name="player",
         verbose_name=_("login"),
     )
-    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    # Times are defaults rather than auto_now_add, so that an archive's import keeps them.
+    created_at = models.DateTimeField(_("created"), default=timezone.now, editable=False)
 
     class Meta:
         ordering = ["name", "id"]
@@ -129,7 +130,7 @@ class Tournament(models.Model):
     # Bumped in the transaction that confirms a result; a standings snapshot records the
     # version it was computed from, so a burst of confirmations costs one recomputation each.
     results_version = models.PositiveIntegerField(default=0, editable=False)
-    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    created_at = models.DateTimeField(_("created"), default=timezone.now, editable=False)
 
     class Meta:
         ordering = ["-date", "-id"]
@@ -177,7 +178,7 @@ class Registration(models.Model):
     withdrawn_after = models.PositiveSmallIntegerField(
         _("withdrawn after round"), null=True, blank=True
     )
-    created_at = models.DateTimeField(_("registered"), auto_now_add=True)
+    created_at = models.DateTimeField(_("registered"), default=timezone.now, editable=False)
     # Signed into the player's personal link for this tournament; the director's "new link"
     # raises it, and every link printed before stops signing in.
     personal_link_version = models.PositiveIntegerField(_("personal link version"), default=1)
@@ -214,7 +215,7 @@ class Round(models.Model):
         _("status"), max_length=10, choices=Status.choices, default=Status.DRAFT
     )
     seed = models.BigIntegerField(_("draw seed"))
-    created_at = models.DateTimeField(_("drawn"), auto_now_add=True)
+    created_at = models.DateTimeField(_("drawn"), default=timezone.now, editable=False)
     published_at = models.DateTimeField(_("published"), null=True, blank=True)
 
     class Meta:

@@ -166,8 +166,12 @@ def player_update(*, actor: User, player: Player, name: str | None = None) -> Pl
 
 
 # ----------------------------------------------------------------------------- tournaments
-def _clean_tournament_options(options: dict[str, Any]) -> dict[str, Any]:
-    """Validate the format options as a whole; raises ValidationError naming the field."""
+def tournament_options_clean(options: dict[str, Any]) -> dict[str, Any]:
+    """Validate the format options as a whole; raises ValidationError naming the field.
+
+    Creating or changing a tournament and importing an archive judge its options by this; they
+    come back normalized (a table size left out of the placement points gets the default ones).
+    """
     errors: dict[str, Any] = {}
     try:
         RuleSet.from_dict(options.get("rules") or {})
@@ -234,7 +238,7 @@ def tournament_create(
     name = " ".join((name or "").split())
     if not name:
         raise ValidationError({"name": _("A tournament needs a name.")})
-    _clean_tournament_options(options)
+    tournament_options_clean(options)
     tournament = Tournament(club=club, name=name, date=date, seed=new_seed(), **options)
     tournament.full_clean()
     tournament.save()
@@ -269,7 +273,7 @@ def tournament_update(*, actor: User, tournament: Tournament, **changes: Any) ->
             )
     current = {f: getattr(tournament, f) for f in EDITABLE_FIELDS}
     current.update(changes)
-    cleaned = _clean_tournament_options(
+    cleaned = tournament_options_clean(
         {f: current[f] for f in EDITABLE_FIELDS if f not in ("name", "date")}
     )
     if "placement_points" in changes:

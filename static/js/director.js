@@ -1,4 +1,5 @@
-// The director's pages: confirmations, printing, focus on errors and the sheet's live totals.
+// The director's pages: confirmations, printing and focus on errors (the score sheet's own
+// script is sheet.js, shared with the player's page).
 // Everything works without this file; it only saves clicks and mistakes.
 (function () {
   "use strict";
@@ -28,43 +29,9 @@
     }
   }
 
-  // The score sheet's totals row adds up each seat's column as the scores are typed.
-  function sheetTotals(sheet) {
-    var seats = parseInt(sheet.getAttribute("data-seats"), 10) || 0;
-    var update = function () {
-      for (var seat = 0; seat < seats; seat += 1) {
-        var sum = 0;
-        var inputs = sheet.querySelectorAll('input[name$="-score_' + seat + '"]');
-        for (var i = 0; i < inputs.length; i += 1) {
-          var value = parseInt(inputs[i].value, 10);
-          if (!isNaN(value)) {
-            sum += value;
-          }
-        }
-        var cell = sheet.querySelector('[data-total="' + seat + '"]');
-        if (cell) {
-          // In the page's language, without grouping, as the server writes the other numbers.
-          cell.textContent = sum.toLocaleString(document.documentElement.lang || undefined, {
-            useGrouping: false,
-          });
-        }
-      }
-    };
-    sheet.addEventListener("input", update);
-    update();
-  }
-
-  function start() {
-    focusErrors();
-    var sheets = document.querySelectorAll("[data-sheet]");
-    for (var i = 0; i < sheets.length; i += 1) {
-      sheetTotals(sheets[i]);
-    }
-  }
-
   if (document.readyState === "loading") {
-    document.addEventListener("DOMContentLoaded", start);
+    document.addEventListener("DOMContentLoaded", focusErrors);
   } else {
-    start();
+    focusErrors();
   }
 })();

@@ -1,15 +1,29 @@
-// The score-sheet form: add and remove deals, keep the dealer rotation and the field names in
-// order, and move on with Enter instead of submitting a half-typed sheet. The server checks the
-// sheet (htmx posts it to the check endpoint on every change); nothing here judges the rules.
+// The score-sheet form of the director's result page and the player's sheet page: add and remove
+// deals, keep the dealer rotation and the field names in order, and move on with Enter instead of
+// submitting a half-typed sheet. The server checks the sheet (htmx posts it on every change and
+// swaps in the running totals and what to fix); nothing here judges the rules or adds up scores.
 (function () {
   "use strict";
 
   var form = document.getElementById("sheet-form");
-  var template = document.getElementById("deal-template");
-  if (!form || !template) {
+  if (!form) {
     return;
   }
+  // A field the server refused loses its mark once it is changed; the check says the rest.
+  form.addEventListener("input", function (event) {
+    event.target.removeAttribute("aria-invalid");
+  });
+  // With this script the sheet is checked as it is typed and deals are added one by one; the
+  // buttons that do it by reloading the page are for browsers without it.
+  form.querySelectorAll("[data-nojs]").forEach(function (button) {
+    button.hidden = true;
+  });
+
+  var template = document.getElementById("deal-template");
   var deals = form.querySelector("[data-deals]");
+  if (!template || !deals) {
+    return; // final totals only: no deals to add or number
+  }
   var prefix = form.dataset.prefix || "rows";
   var players = parseInt(form.dataset.players, 10) || 4;
   var total = form.querySelector('input[name="' + prefix + '-TOTAL_FORMS"]');
@@ -33,7 +47,8 @@
   function renumber() {
     rows().forEach(function (row, index) {
       var number = String(index + 1);
-      row.querySelectorAll("[name], [id], label[for]").forEach(function (element) {
+      var named = row.querySelectorAll("[name], [id], label[for], [aria-describedby]");
+      named.forEach(function (element) {
         ["name", "id", "for"].forEach(function (attribute) {
           var value = element.getAttribute(attribute);
           if (value && fieldPattern.test(value)) {
@@ -42,13 +57,26 @@
             element.setAttribute(attribute, "deal-check-" + index);
           }
         });
+        // A field with errors is described by its deal's check line, which moves with it.
+        var described = element.getAttribute("aria-describedby");
+        if (described) {
+          element.setAttribute(
+            "aria-describedby",
+            described
+              .split(" ")
+              .map(function (token) {
+                return checkPattern.test(token) ? "deal-check-" + index : token;
+              })
+              .join(" ")
+          );
+        }
       });
       row.querySelector("[data-deal-title]").textContent = titleTemplate
         .trim()
         .replace("__number__", number);
-      row.querySelector("[data-deal-remove-label]").textContent = removeTemplate
-        .trim()
-        .replace("__number__", number);
+      var remove = row.querySelector("[data-deal-remove-label]");
+      remove.textContent = removeTemplate.trim().replace("__number__", number);
+      remove.hidden = false;
       // Seat 0 deals first and the deal passes to the left, so a deal's dealer follows from
       // its position; the server still checks it.
       var dealer = row.querySelector("[data-dealer]");
@@ -64,7 +92,7 @@
     var row = fragment.querySelector("[data-deal]");
     deals.appendChild(fragment);
     renumber();
-    var first = row.querySelector('select:not([data-dealer]), input');
+    var first = row.querySelector("select:not([data-dealer]), input");
     if (first) {
       first.focus();
     }
@@ -126,7 +154,7 @@
     }
   });
 
-  // A deal whose check names a broken rule gets the error mark (htmx swaps in only the lines).
+  // A deal whose check names something to fix gets the error mark (htmx swaps in only the lines).
   form.addEventListener("htmx:afterSettle", function () {
     rows().forEach(function (row) {
       row.classList.toggle("has-error", row.querySelector(".deal-check .error-text") !== null);
@@ -136,11 +164,6 @@
   if (addButton) {
     addButton.hidden = false;
     addButton.addEventListener("click", addDeal);
-  }
-  // With this script the sheet is checked as it is typed; the button is for browsers without it.
-  var checkButton = form.querySelector("[data-nojs-check]");
-  if (checkButton) {
-    checkButton.hidden = true;
   }
   renumber();
 })();

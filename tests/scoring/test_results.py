@@ -218,3 +218,20 @@ def test_standings_a_lost_task_left_behind_are_caught_up_once(round_of_eight, di
         snapshot.version
         == round_of_eight.tournament.__class__.objects.get(pk=tournament_id).results_version
     )
+
+
+def test_every_write_of_a_result_stamps_when_it_changed(round_of_eight, director):
+    # `updated_at` is a default, not auto_now (an archive's import keeps the archived time), so
+    # each write of the services stamps it.
+    table = round_of_eight.tables.get(number=1)
+    first, second, *_ = players_at(table)
+    opened = TableResult.objects.get(table=table).updated_at
+
+    result_submit(actor=first, table=table, sheet=game_sheet(players=4), expected_version=0)
+    submitted = TableResult.objects.get(table=table).updated_at
+    result_dispute(actor=second, table=table, version_number=1, note="Deal 4 was 120, not 110")
+    disputed = TableResult.objects.get(table=table).updated_at
+    result_confirm(actor=director, table=table, version_number=1)
+    confirmed = TableResult.objects.get(table=table).updated_at
+
+    assert opened < submitted < disputed < confirmed

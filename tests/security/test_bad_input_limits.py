@@ -177,7 +177,7 @@ def test_a_csv_upload_over_the_memory_threshold_is_refused_by_its_form(world, cl
 
 
 def test_the_largest_honest_uploads_fit_under_the_limit():
-    from archive.exchange import ARCHIVE_MAX_BYTES
+    from archive.importer import ARCHIVE_MAX_BYTES
     from web.forms.director import CSV_MAX_BYTES
 
     assert max(CSV_MAX_BYTES, ARCHIVE_MAX_BYTES) <= settings.UPLOAD_MAX_FILE_SIZE
@@ -223,7 +223,7 @@ FIRST_DEAL = {"rows": game_sheet(players=4, seed=4)["rows"][:1]}
 
 
 def sheet_form(**fields) -> dict:
-    """The score-sheet form as the player's page posts it (having seen version 1), forged."""
+    """The score-sheet form as the pages post it (having seen version 1), forged."""
     data = {**form_data(FIRST_DEAL, version=1), **fields}
     return {key: value for key, value in data.items() if value is not None}
 
@@ -242,8 +242,8 @@ FORGED_SHEETS = {
     "an unknown outcome": {"rows-0-outcome": "<script>alert(1)</script>", "rows-0-bid": "100"},
     "an unknown mode": {"mode": "everything"},
     "totals mode with garbage": {"mode": "totals", "total_0": "∞", "winner": "everyone"},
-    "a version as text": {"version": "latest"},
-    "a huge version": {"version": "9" * 40},
+    "a version as text": {"expected_version": "latest"},
+    "a huge version": {"expected_version": "9" * 40},
 }
 
 
@@ -273,12 +273,7 @@ def test_a_forged_sheet_submission_is_refused_and_stores_nothing(world, client_a
 @pytest.mark.parametrize("fields", FORGED_SHEETS.values(), ids=FORGED_SHEETS.keys())
 def test_a_forged_director_sheet_is_refused_and_stores_nothing(world, client_as, fields):
     url = reverse("director-table-result", args=[world.waiting_table.pk])
-    data = {
-        key.replace("rows-", "form-"): value
-        for key, value in sheet_form(**fields).items()
-        if key != "version"
-    }
-    data["expected_version"] = fields.get("version", "1")
+    data = sheet_form(**fields)  # both pages post the same score-sheet form
     versions = ResultVersion.objects.filter(table=world.waiting_table).count()
 
     response = client_as("director").post(url, data)

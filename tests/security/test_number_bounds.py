@@ -148,9 +148,9 @@ def test_the_directors_totals_form_names_the_bound(world, quick, client_as):
 def test_the_directors_deal_rows_name_the_bound(world, client_as):
     table = world.waiting_table
     data = {"mode": "deals", "expected_version": "1", "note": ""}
-    data.update({"form-TOTAL_FORMS": "1", "form-INITIAL_FORMS": "0", "form-0-dealer": "0"})
-    data.update({"form-0-declarer": "1", "form-0-bid": "1" + "0" * 50, "form-0-outcome": "made"})
-    data.update({f"form-0-score_{seat}": "0" for seat in range(4)})
+    data.update({"rows-TOTAL_FORMS": "1", "rows-INITIAL_FORMS": "0", "rows-0-dealer": "0"})
+    data.update({"rows-0-declarer": "1", "rows-0-bid": "1" + "0" * 50, "rows-0-outcome": "made"})
+    data.update({f"rows-0-score_{seat}": "0" for seat in range(4)})
 
     response = client_as("director").post(reverse("director-table-result", args=[table.pk]), data)
 
@@ -160,7 +160,7 @@ def test_the_directors_deal_rows_name_the_bound(world, client_as):
 
 
 def test_a_players_totals_beyond_the_bound_are_refused(world, quick, client_as):
-    data = {"mode": "totals", "version": "1", "winner": ""}
+    data = {"mode": "totals", "expected_version": "1", "winner": ""}
     data.update(total_0="999999995", total_1="1005", total_2="0", total_3="0")
 
     response = client_as("player").post(reverse("table-sheet", args=[quick.pk]), data)

@@ -21,13 +21,9 @@ from django.db.models import F
 from django.test import Client, TestCase
 from django.urls import reverse
 
-from archive.exchange import (
-    ARCHIVE_FORMAT,
-    archive_dumps,
-    archive_loads,
-    tournament_export,
-    tournament_import,
-)
+from archive.exporter import archive_dumps, tournament_export
+from archive.importer import archive_loads, tournament_import
+from archive.schema import ARCHIVE_FORMAT, MAX_REPORTED, archive_schema_text
 from draws import services as draw_services
 from gameplay import selectors as gameplay_selectors
 from gameplay import services as gameplay_services
@@ -691,6 +687,152 @@ def test_an_archive_file_reads_back_as_the_document(archive):
     document = document_of(archive)
     assert archive_loads(archive_dumps(document).encode()) == document
     assert archive_loads("\ufeff" + archive_dumps(document)) == document
+
+
+# ----------------------------------------------------------------------------- the declared schema
+# Each case breaks a copy of the archive where the schema (archive/schema.py) refuses it, before
+# any check of what the document means, and returns what the message must say.
+def _unknown_key(d):
+    d["rounds"][0]["tables"][0]["seats"][0]["colour"] = "red"
+    return "rounds[0].tables[0].seats[0].colour: this key is not part of the archive format"
+
+
+def _unknown_key_at_the_top(d):
+    d["standings"] = []
+    return "standings: this key is not part of the archive format"
+
+
+def _number_as_text(d):
+    d["tournament"]["rounds_planned"] = "3"
+    return "tournament.rounds_planned: must be a whole number"
+
+
+def _text_as_number(d):
+    d["players"][2]["name"] = 12
+    return "players[2].name: must be text of at most 120 characters"
+
+
+def _list_for_an_object(d):
+    path, table = live_table(d)
+    table["live_game"]["deals"][0]["actions"][0]["action"] = ["pass"]
+    return f"{path}.live_game.deals[0].actions[0].action: must be an object ({{...}})"
+
+
+def _null_for_a_choice(d):
+    d["registrations"][0]["status"] = None
+    return "registrations[0].status: must be one of: 'active', 'withdrawn'"
+
+
+def _unknown_choice(d):
+    d["rounds"][1]["status"] = "cancelled"
+    return "rounds[1].status: must be one of: 'draft', 'published', 'finished'"
+
+
+def _position_out_of_bounds(d):
+    d["rounds"][0]["tables"][0]["seats"][2]["position"] = 7
+    return "rounds[0].tables[0].seats[2].position: must be from 0 to 3"
+
+
+def _points_out_of_bounds(d):
+    d["tournament"]["placement_points"]["4"][0] = 10**6
+    return "tournament.placement_points.4[0]: must be a number from -10000 to 10000"
+
+
+def _two_seats(d):
+    del d["rounds"][0]["tables"][0]["seats"][2]
+    return "rounds[0].tables[0].seats: a table has 3 or 4 seats"
+
+
+def _too_many_players(d):
+    d["players"] = d["players"] * 700
+    return "players: must list at most 5000 elements"
+
+
+def _long_salt(d):
+    path, table = live_table(d)
+    table["live_game"]["deals"][1]["salt"] = "ab" * 40
+    return f"{path}.live_game.deals[1].salt: must be up to 64 lowercase hexadecimal digits"
+
+
+def _unknown_card(d):
+    path, table = live_table(d)
+    deal, index, action = next(
+        (deal, index, action)
+        for deal, actions in enumerate(deal["actions"] for deal in table["live_game"]["deals"])
+        for index, action in enumerate(actions)
+        if action["action"]["type"] == "play"
+    )
+    action["action"]["card"] = "ZZ"
+    return f"{path}.live_game.deals[{deal}].actions[{index}].action.card: must be one of: '9S'"
+
+
+SCHEMA_REFUSALS = [
+    _unknown_key,
+    _unknown_key_at_the_top,
+    _number_as_text,
+    _text_as_number,
+    _list_for_an_object,
+    _null_for_a_choice,
+    _unknown_choice,
+    _position_out_of_bounds,
+    _points_out_of_bounds,
+    _two_seats,
+    _too_many_players,
+    _long_salt,
+    _unknown_card,
+]
+
+
+@pytest.mark.parametrize("change", SCHEMA_REFUSALS, ids=lambda change: change.__name__[1:])
+def test_the_schema_refuses_a_document_naming_the_path(archive, director, club, change):
+    document = document_of(archive)
+    message = change(document)
+
+    with pytest.raises(ValidationError) as refused:
+        tournament_import(actor=director, club=club, data=document)
+
+    assert message in refused.value.messages[0]
+    assert not Tournament.objects.filter(club=club).exists()
+    assert not Player.objects.filter(club=club).exists()
+
+
+def test_the_schema_names_the_first_problems_and_counts_the_others(archive, director, club):
+    document = document_of(archive)
+    for player in document["players"]:
+        player["created_at"] = "yesterday"
+
+    with pytest.raises(ValidationError) as refused:
+        tournament_import(actor=director, club=club, data=document)
+
+    assert refused.value.messages == [
+        f"players[{n}].created_at: must be a time with its offset, such as "
+        "2026-12-04T18:30:00+00:00"
+        for n in range(MAX_REPORTED)
+    ] + [f"{8 - MAX_REPORTED} more problems are not shown."]
+
+
+def test_the_published_schema_is_generated_from_the_models():
+    published = (settings.BASE_DIR / "docs" / "archive-schema.json").read_text(encoding="utf-8")
+    assert published == archive_schema_text(), (
+        "docs/archive-schema.json is out of date: "
+        "python manage.py archive_schema -o docs/archive-schema.json"
+    )
+    out = io.StringIO()
+    call_command("archive_schema", stdout=out)
+    assert out.getvalue() == published
+
+
+def test_an_export_fits_the_published_schema_and_a_stray_key_does_not(archive):
+    jsonschema = pytest.importorskip("jsonschema")
+    schema = json.loads(archive_schema_text())
+    jsonschema.Draft202012Validator.check_schema(schema)
+    validator = jsonschema.Draft202012Validator(schema)
+    document = document_of(archive)
+
+    validator.validate(document)
+
+    document["rounds"][0]["tables"][0]["seats"][0]["colour"] = "red"
+    assert not validator.is_valid(document)
 
 
 # ----------------------------------------------------------------------------- commands

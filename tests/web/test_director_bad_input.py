@@ -25,7 +25,8 @@ from tests.factories import (
 )
 from tests.web.test_director_pages import sheet_data
 from tournaments.models import Player
-from web.forms.director import NAMES_MAX_LENGTH, SheetFormSet
+from web.forms.director import NAMES_MAX_LENGTH
+from web.forms.sheet import DealRowFormSet
 
 pytestmark = pytest.mark.django_db
 
@@ -204,17 +205,17 @@ def test_a_version_that_is_not_the_current_one_is_explained(desk, playing):
 @pytest.mark.parametrize(
     "management",
     [
-        {"form-TOTAL_FORMS": "abc", "form-INITIAL_FORMS": "0"},
-        {"form-TOTAL_FORMS": "²", "form-INITIAL_FORMS": "0"},
-        {"form-TOTAL_FORMS": "3", "form-INITIAL_FORMS": "x"},
-        {"form-INITIAL_FORMS": "0"},
+        {"rows-TOTAL_FORMS": "abc", "rows-INITIAL_FORMS": "0"},
+        {"rows-TOTAL_FORMS": "²", "rows-INITIAL_FORMS": "0"},
+        {"rows-TOTAL_FORMS": "3", "rows-INITIAL_FORMS": "x"},
+        {"rows-INITIAL_FORMS": "0"},
         {},
     ],
     ids=["text", "superscript", "initial forms", "no total", "none"],
 )
 def test_a_garbled_row_count_is_refused_and_saves_nothing(desk, playing, management, add_rows):
     data = sheet_data(game_sheet(players=4, seed=1), expected_version=1)
-    for key in ("form-TOTAL_FORMS", "form-INITIAL_FORMS"):
+    for key in ("rows-TOTAL_FORMS", "rows-INITIAL_FORMS"):
         data.pop(key)
     data.update(management)
     if add_rows:
@@ -224,20 +225,20 @@ def test_a_garbled_row_count_is_refused_and_saves_nothing(desk, playing, managem
 
     assert response.status_code == 400
     assert "The sheet arrived damaged" in page(response)
-    assert 'name="form-TOTAL_FORMS"' in page(response)  # a fresh sheet to enter again
+    assert 'name="rows-TOTAL_FORMS"' in page(response)  # a fresh sheet to enter again
     assert ResultVersion.objects.filter(table=playing).count() == 1
 
 
 @pytest.mark.parametrize("total", ["99999999999", "295", "300", "-5"])
 def test_adding_rows_stops_at_the_largest_sheet(desk, playing, total):
     data = {"mode": "deals", "expected_version": "1", "note": "", "add_rows": "1"}
-    data.update({"form-TOTAL_FORMS": total, "form-INITIAL_FORMS": "0"})
+    data.update({"rows-TOTAL_FORMS": total, "rows-INITIAL_FORMS": "0"})
 
     response = desk.post(reverse("director-table-result", args=[playing.pk]), data)
 
     assert response.status_code == 200
     rows = min(max(int(total), 0) + 10, 300)
-    assert f'name="form-TOTAL_FORMS" value="{rows}"' in page(response)
+    assert f'name="rows-TOTAL_FORMS" value="{rows}"' in page(response)
     assert ResultVersion.objects.filter(table=playing).count() == 1
 
 
@@ -253,7 +254,12 @@ def test_a_players_sheet_with_a_garbled_row_count_is_answered(client, playing, v
 
     response = client.post(
         reverse(view, args=[playing.pk]),
-        {"mode": "deals", "version": "1", "rows-TOTAL_FORMS": total, "rows-INITIAL_FORMS": "0"},
+        {
+            "mode": "deals",
+            "expected_version": "1",
+            "rows-TOTAL_FORMS": total,
+            "rows-INITIAL_FORMS": "0",
+        },
     )
 
     assert response.status_code < 500
@@ -261,9 +267,9 @@ def test_a_players_sheet_with_a_garbled_row_count_is_answered(client, playing, v
 
 
 def test_the_sheets_empty_row_for_scripts_can_be_built():
-    formset = SheetFormSet(prefix="form", form_kwargs={"seat_names": ["A", "B", "C"]})
+    formset = DealRowFormSet(form_kwargs={"seat_names": ["A", "B", "C"]})
 
-    assert "form-__prefix__-bid" in str(formset.empty_form["bid"])
+    assert "rows-__prefix__-bid" in str(formset.empty_form["bid"])
 
 
 def test_a_pasted_list_longer_than_any_list_is_refused_at_once(desk, tournament):

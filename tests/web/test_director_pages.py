@@ -99,11 +99,11 @@ def sheet_data(sheet: dict, *, expected_version: int, note: str = "") -> dict:
         "mode": "deals",
         "expected_version": str(expected_version),
         "note": note,
-        "form-TOTAL_FORMS": str(len(rows) + 2),
-        "form-INITIAL_FORMS": "0",
+        "rows-TOTAL_FORMS": str(len(rows) + 2),
+        "rows-INITIAL_FORMS": "0",
     }
     for index, row in enumerate(rows):
-        prefix = f"form-{index}-"
+        prefix = f"rows-{index}-"
         data[prefix + "dealer"] = str(row["dealer"])
         data[prefix + "declarer"] = str(row["declarer"])
         data[prefix + "bid"] = str(row["bid"])
@@ -115,7 +115,7 @@ def sheet_data(sheet: dict, *, expected_version: int, note: str = "") -> dict:
             data[prefix + f"score_{seat}"] = str(score)
     # Two blank rows at the end, as the page sends them: they are left out of the sheet.
     for index in (len(rows), len(rows) + 1):
-        data[f"form-{index}-dealer"] = str(index % len(rows[0]["scores"]))
+        data[f"rows-{index}-dealer"] = str(index % len(rows[0]["scores"]))
     return data
 
 
@@ -505,7 +505,7 @@ def test_a_director_sees_and_creates_tournaments_of_his_own_clubs_only(client, w
     assert Tournament.objects.get(name="Friday cup").club == own
 
 
-@pytest.mark.parametrize("data", [{}, {"form-TOTAL_FORMS": "100000", "mode": "x", "seed": "1e9"}])
+@pytest.mark.parametrize("data", [{}, {"rows-TOTAL_FORMS": "100000", "mode": "x", "seed": "1e9"}])
 @pytest.mark.parametrize(("name", "key"), ACTIONS)
 def test_empty_or_garbled_posts_are_answered_without_a_server_error(desk, world, name, key, data):
     response = desk.post(url_of(name, key, world), data)
@@ -720,8 +720,8 @@ def test_a_sheet_that_breaks_a_rule_is_shown_again_with_the_row_and_the_rule(des
 
 def test_a_row_with_missing_fields_is_marked(desk, playing):
     data = sheet_data(game_sheet(players=4, seed=1), expected_version=0)
-    data["form-1-bid"] = ""
-    data["form-1-score_2"] = "abc"
+    data["rows-1-bid"] = ""
+    data["rows-1-score_2"] = "abc"
     response = desk.post(reverse("director-table-result", args=[playing.pk]), data)
     assert response.status_code == 200
     assert "Row 2, Bid: Enter the bid." in page(response)
@@ -765,10 +765,10 @@ def test_final_totals_only_when_the_tournament_allows_them(desk, playing):
 def test_more_rows_can_be_added_to_a_long_sheet(desk, playing):
     url = reverse("director-table-result", args=[playing.pk])
     data = sheet_data(game_sheet(players=4, seed=1), expected_version=0)
-    rows = int(data["form-TOTAL_FORMS"])
+    rows = int(data["rows-TOTAL_FORMS"])
     response = desk.post(url, data | {"add_rows": "1"})
     assert response.status_code == 200
-    assert f'name="form-TOTAL_FORMS" value="{rows + 10}"' in page(response)
+    assert f'name="rows-TOTAL_FORMS" value="{rows + 10}"' in page(response)
     assert TableResult.objects.get(table=playing).version == 0
 
 

@@ -69,7 +69,7 @@ def form_data(sheet, *, version=0):
     """The sheet as the score-sheet form posts it."""
     rows = sheet["rows"]
     data = {
-        "version": version,
+        "expected_version": version,
         "mode": "deals",
         "rows-TOTAL_FORMS": len(rows),
         "rows-INITIAL_FORMS": 0,
@@ -315,7 +315,7 @@ def test_the_sheet_page_labels_scores_with_the_players_and_fills_in_the_dealer(c
     assert 'name="rows-0-dealer"' in page
     assert '<option value="0" selected>' in page  # seat 0 deals the first deal
     assert f'hx-post="{check_url(table)}"' in page
-    assert 'name="version" value="0"' in page
+    assert 'name="expected_version" value="0"' in page
     assert "/static/js/sheet.js" in page
 
 
@@ -442,7 +442,7 @@ def test_a_table_mate_disputes_with_a_note_and_can_then_submit_a_correction(clie
     assert TableResult.objects.get(table=table).status == TableResult.Status.DISPUTED
     assert "Deal 5 was 120, not 100." in page
     assert "Corrected score sheet" in page
-    assert 'name="version" value="1"' in page
+    assert 'name="expected_version" value="1"' in page
     corrected = client.post(sheet_url(table), form_data(game_sheet(players=4, seed=2), version=1))
     assert corrected.status_code == 302
     assert TableResult.objects.get(table=table).version == 2
@@ -487,7 +487,7 @@ def test_a_stale_version_shows_a_conflict_and_the_newer_sheet(client, table):
     assert "Version 1 of this result was saved meanwhile" in page
     assert "The newer version is shown below" in page
     assert f"Version 1, submitted by {first.player.name}" in page
-    assert 'name="version" value="1"' in page  # submitting again replaces the newer one
+    assert 'name="expected_version" value="1"' in page  # submitting again replaces the newer one
     assert ResultVersion.objects.filter(table=table).count() == 1
 
 
@@ -502,7 +502,7 @@ def test_final_totals_alone_only_when_the_tournament_allows_them(client, table, 
     services.tournament_update(actor=director, tournament=tournament, quick_results_allowed=True)
     page = client.get(sheet_url(table) + "?mode=totals").content.decode()
     assert 'name="total_0"' in page and 'name="rows-0-bid"' not in page
-    data = {"version": 0, "mode": "totals", "winner": ""}
+    data = {"expected_version": 0, "mode": "totals", "winner": ""}
     data.update({f"total_{seat}": total for seat, total in enumerate([1005, 420, -35, 0])})
     response = client.post(sheet_url(table), data)
 

@@ -191,7 +191,7 @@ def test_the_game_terms_are_the_ukrainian_ones(catalogue):
         (None, "Declarer"): "Розігруючий",
         (None, "Bid"): "Заявка",
         (None, "Contract"): "Замовлення",
-        (None, "Forced"): "Вимушений прикуп",
+        (None, "Forced (both passed)"): "Вимушений прикуп (обидва спасували)",
         (None, "Marriage on the first trick"): "Мар'яж на першому хабарі",
         ("deal outcome", "conceded"): "здався",
     }
@@ -500,7 +500,7 @@ def test_a_score_sheet_error_on_the_ukrainian_sheet_page_is_ukrainian(client, wo
     declarer = sheet["rows"][0]["declarer"]
     sheet["rows"][0]["scores"][declarer] += 5  # not what the contract scores
     data = {
-        "version": 0,
+        "expected_version": 0,
         "mode": "deals",
         "rows-TOTAL_FORMS": len(sheet["rows"]),
         "rows-INITIAL_FORMS": 0,
@@ -549,11 +549,11 @@ def test_the_directors_sheet_page_marks_the_row_in_ukrainian(client, director, w
         "mode": "deals",
         "expected_version": 0,
         "note": "",
-        "form-TOTAL_FORMS": len(sheet["rows"]),
-        "form-INITIAL_FORMS": 0,
+        "rows-TOTAL_FORMS": len(sheet["rows"]),
+        "rows-INITIAL_FORMS": 0,
     }
     for index, row in enumerate(sheet["rows"]):
-        prefix = f"form-{index}-"
+        prefix = f"rows-{index}-"
         data |= {
             prefix + "dealer": row["dealer"],
             prefix + "declarer": row["declarer"],
@@ -573,7 +573,8 @@ def test_the_directors_sheet_page_marks_the_row_in_ukrainian(client, director, w
     assert "Результат не збережено: запис порушує такі правила." in visible_text(response)
     # The message about row 2 is in the summary and in the row's own error line.
     assert page.count("рядок 2: здавати має місце 2, а не місце 3") == 2
-    assert '<tr class="row-errors">' in page
+    line = page.split('id="deal-check-1"', 1)[1].split("</div>", 1)[0]
+    assert "рядок 2: здавати має місце 2, а не місце 3" in line
 
 
 @pytest.mark.django_db

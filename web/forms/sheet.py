@@ -1,52 +1,152 @@
-"""Forms of the player's pages: they read what was typed into a score sheet and judge nothing.
+"""The score-sheet entry of both pages, the director's result page and the player's sheet page.
 
-The rules live in `scoring.score_sheet` (through `services.sheet_check` and `result_submit`): a
-form turns the typed text into the sheet's JSON form, keeping text that is not a whole number as
-it is, so that the validator's own message ("row 3: 'bid' must be a whole number") names it.
+One form reads a deal (`DealRowForm`, in a formset of at most MAX_DEALS), one form the final
+totals (`TotalsForm`), and `SheetSubmitForm` what comes with every sheet; the director's
+`DirectorSheetSubmitForm` only adds that his sheet is confirmed at once, with a note. The forms
+hold the entry's own rules (the numbers' bound, the fields a deal needs, the row limit) and judge
+nothing of the game: the rules engine does, through `scoring.services.sheet_check` and
+`result_submit`. So that the engine can still name what a form refused, `sheet()` keeps a field
+the form could not read as it was typed.
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass, replace
 from typing import Any
 
 from django import forms
-from django.utils.translation import gettext_lazy as _
-from django.utils.translation import pgettext_lazy
+from django.core.exceptions import NON_FIELD_ERRORS
+from django.forms.utils import ErrorDict
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, pgettext_lazy
+
+from scoring.score_sheet import MAX_TOTAL
 
 OUTCOME_CHOICES = [
     ("made", pgettext_lazy("deal outcome", "made")),
     ("failed", pgettext_lazy("deal outcome", "failed")),
     ("conceded", pgettext_lazy("deal outcome", "conceded")),
 ]
-MAX_DEALS = 200  # far more than any game to 1001; stops a forged form from growing without end
+# The largest honest sheet (config/settings.py sizes DATA_UPLOAD_MAX_NUMBER_FIELDS for it): far
+# more deals than any game to 1001, and a forged row count builds no more forms than this.
+MAX_DEALS = 300
+# The deals' fields are named "rows-0-bid", "rows-1-bid", ...
+SHEET_PREFIX = "rows"
+# The fresh deals one press of "Add rows" gives a browser without scripts.
+ADDED_DEALS = 10
 _WHOLE_NUMBER = re.compile(r"^[+-]?\d{1,9}$")
 _MINUS_SIGNS = str.maketrans({"\u2212": "-", "\u2013": "-"})  # typographic minus, en dash
 
 
-def _typed_number(text: str) -> int | str | None:
-    """A whole number, None for an empty field, or the text itself for the validator to name."""
-    text = (text or "").strip().translate(_MINUS_SIGNS).replace(" ", "")
+def _typed_number(text: Any) -> int | str | None:
+    """A whole number, None for an empty field, or the text itself for the engine to name."""
+    text = str(text or "").strip().translate(_MINUS_SIGNS).replace(" ", "")
     if not text:
         return None
     return int(text) if _WHOLE_NUMBER.match(text) else text[:20]
 
 
-class DealRowForm(forms.Form):
+def _sheet_number(label: Any, *, required: bool = False, **attrs: Any) -> forms.IntegerField:
+    """A number typed into a score sheet: every one within MAX_TOTAL, then judged by the rules."""
+    widget = forms.NumberInput(
+        attrs={"step": 5, "enterkeyhint": "next", "autocomplete": "off", **attrs}
+    )
+    return forms.IntegerField(
+        label=label, required=required, min_value=-MAX_TOTAL, max_value=MAX_TOTAL, widget=widget
+    )
+
+
+def _seat_choices(seat_names: list[str]) -> list[tuple[int, str]]:
+    # The values are the records' 0-based positions; people count the seats from 1.
+    return [(seat, f"{seat + 1} · {name}") for seat, name in enumerate(seat_names)]
+
+
+def _seat_label(seat: int, name: str) -> str:
+    return _("Seat %(seat)d (%(name)s)") % {"seat": seat + 1, "name": name}
+
+
+class SheetBoundField(forms.BoundField):
+    """A field of the sheet; one with errors is described by the check that lists them (under
+    its deal, or the sheet's summary), not by an error list of its own."""
+
+    def build_widget_attrs(self, attrs: dict[str, Any], widget: Any = None) -> dict[str, Any]:
+        attrs = super().build_widget_attrs(attrs, widget)
+        described = str(attrs.get("aria-describedby", "")).split()
+        own = f"{self.id_for_label}_error"
+        if own in described:
+            described[described.index(own)] = self.form.check_id
+            attrs["aria-describedby"] = " ".join(described)
+        return attrs
+
+
+class SheetForm(forms.Form):
+    """A form of the sheet: it reads what was typed, falling back on the text it could not read."""
+
+    bound_field_class = SheetBoundField
+    check_id = "sheet-check"  # where the page lists this form's errors
+
+    def typed(self, name: str) -> Any:
+        """The field as the form read it, or, when it could not, as it was typed."""
+        cleaned = getattr(self, "cleaned_data", {})
+        if name in cleaned:
+            value = cleaned[name]
+            return None if value == "" else value
+        if not self.is_bound:
+            return self.initial.get(name)
+        return _typed_number(self.data.get(self.add_prefix(name)))
+
+    def messages(self) -> list[str]:
+        """Every error of the form, each with the field it is about."""
+        found = [str(error) for error in self.non_field_errors()]
+        for name, errors in self.errors.items():
+            if name != NON_FIELD_ERRORS:
+                found += [self.field_message(self[name], str(error)) for error in errors]
+        return found
+
+    def field_message(self, field: forms.BoundField, error: str) -> str:
+        return f"{field.label}: {error}"
+
+
+class DealRowForm(SheetForm):
     """One deal of the score sheet; the seats' score fields are `score_0`, `score_1`, ..."""
 
-    dealer = forms.CharField(required=False, strip=True)
-    declarer = forms.CharField(required=False, strip=True)
-    bid = forms.CharField(required=False, strip=True)
-    contract = forms.CharField(required=False, strip=True)
-    outcome = forms.CharField(required=False, strip=True)
-    forced = forms.BooleanField(required=False)
+    dealer = forms.TypedChoiceField(coerce=int, label=gettext_lazy("Dealer"))
+    declarer = forms.TypedChoiceField(
+        coerce=int, empty_value=None, required=False, label=gettext_lazy("Declarer")
+    )
+    bid = _sheet_number(gettext_lazy("Bid"), inputmode="numeric")
+    contract = _sheet_number(
+        gettext_lazy("Contract"), inputmode="numeric", **{"aria-describedby": "contract-help"}
+    )
+    outcome = forms.ChoiceField(
+        choices=OUTCOME_CHOICES, required=False, label=gettext_lazy("Outcome")
+    )
+    forced = forms.BooleanField(required=False, label=gettext_lazy("Forced (both passed)"))
+
+    # Set by the formset on the fresh rows after the last deal typed in: not part of the sheet.
+    unused = False
 
     def __init__(self, *args: Any, seat_names: list[str], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.seat_names = seat_names
-        for seat in range(len(seat_names)):
-            self.fields[f"score_{seat}"] = forms.CharField(required=False, strip=True)
+        seats = _seat_choices(seat_names)
+        self.fields["dealer"].choices = seats
+        # The script fills in each deal's dealer by rotation; it finds the field by this mark.
+        self.fields["dealer"].widget.attrs["data-dealer"] = ""
+        self.fields["declarer"].choices = [("", _("— choose —")), *seats]
+        for seat, name in enumerate(seat_names):
+            self.fields[f"score_{seat}"] = _sheet_number(_seat_label(seat, name))
+
+    @property
+    def check_id(self) -> str:
+        """The deal's line of the check (sheet/_deal_check.html), which lists its errors."""
+        return f"deal-check-{self.prefix.rsplit('-', 1)[-1]}"
+
+    @property
+    def deal_fields(self) -> list[forms.BoundField]:
+        """The deal's own fields, in the order they are typed (the forced mark apart)."""
+        return [self[name] for name in ("dealer", "declarer", "bid", "contract", "outcome")]
 
     @property
     def score_inputs(self) -> list[tuple[int, str, forms.BoundField]]:
@@ -69,37 +169,97 @@ class DealRowForm(forms.Form):
         ]
         return not any(self._text(name).strip() for name in names)
 
+    def full_clean(self) -> None:
+        if self.unused:
+            self._errors = ErrorDict()
+            self.cleaned_data = {}
+            return
+        super().full_clean()
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        for name, message in (
+            ("declarer", _("Choose the declarer's seat.")),
+            ("bid", _("Enter the bid.")),
+            ("outcome", _("Choose made, failed or conceded.")),
+        ):
+            if data.get(name) in (None, "") and name not in self.errors:
+                self.add_error(name, message)
+        for seat in range(len(self.seat_names)):
+            name = f"score_{seat}"
+            if data.get(name) is None and name not in self.errors:
+                self.add_error(
+                    name, _("Enter seat %(seat)d's score (0 if none).") % {"seat": seat + 1}
+                )
+        return data
+
+    def field_message(self, field: forms.BoundField, error: str) -> str:
+        number = int(self.prefix.rsplit("-", 1)[-1]) + 1
+        return _("Row %(n)s, %(label)s: %(error)s") % {
+            "n": number,
+            "label": field.label,
+            "error": error,
+        }
+
     def as_row(self) -> dict[str, Any]:
         """The deal as the sheet's JSON row; an empty required field is left out ("missing")."""
         row: dict[str, Any] = {}
         for name in ("dealer", "declarer", "bid"):
-            value = _typed_number(self._text(name))
+            value = self.typed(name)
             if value is not None:
                 row[name] = value
-        row["contract"] = _typed_number(self._text("contract"))
-        outcome = self._text("outcome").strip()
-        if outcome:
-            row["outcome"] = outcome[:20]
-        row["forced"] = bool(
-            self.fields["forced"].widget.value_from_datadict(
-                self.data, self.files, self.add_prefix("forced")
-            )
-            if self.is_bound
-            else self.initial.get("forced", False)
-        )
-        row["scores"] = [
-            _typed_number(self._text(f"score_{seat}")) for seat in range(len(self.seat_names))
-        ]
+        row["contract"] = self.typed("contract")
+        outcome = self.typed("outcome")
+        if outcome is not None:
+            row["outcome"] = str(outcome)
+        row["forced"] = bool(self.typed("forced"))
+        row["scores"] = [self.typed(f"score_{seat}") for seat in range(len(self.seat_names))]
         return row
 
 
 class BaseDealRowFormSet(forms.BaseFormSet):
-    def sheet(self) -> dict[str, Any]:
-        """The deal-by-deal sheet; empty rows at the end (fresh rows not filled in) are left out."""
+    """The deals, in order. The fresh rows after the last deal typed in are not part of the sheet;
+    a deal left empty between others is (its fields are missing)."""
+
+    @classmethod
+    def get_default_prefix(cls) -> str:
+        return SHEET_PREFIX
+
+    @property
+    def damaged(self) -> bool:
+        """The hidden row count the page sends is missing or garbled: the rows cannot be read."""
+        return self.is_bound and not self.management_form.is_valid()
+
+    def deal_forms(self) -> list[DealRowForm]:
         forms_ = list(self.forms)
         while forms_ and forms_[-1].is_blank():
             forms_.pop()
-        return {"mode": "deals", "rows": [form.as_row() for form in forms_]}
+        return forms_
+
+    def full_clean(self) -> None:
+        deals = len(self.deal_forms()) if self.is_bound else 0
+        for form in self.forms[deals:]:
+            form.unused = True
+        super().full_clean()
+
+    def ends_with_fresh_deal(self) -> bool:
+        return bool(self.forms) and self.forms[-1].is_blank()
+
+    def sheet(self) -> dict[str, Any]:
+        self.is_valid()  # reads every field, so that each deal gives what its form read
+        return {"mode": "deals", "rows": [form.as_row() for form in self.deal_forms()]}
+
+    def sheet_messages(self) -> list[str]:
+        """The errors of the whole sheet (too many rows), not of one deal."""
+        return [str(error) for error in self.non_form_errors()]
+
+    def row_messages(self) -> dict[int, list[str]]:
+        """Each deal's errors, by its number (from 1, as the rules engine counts the rows)."""
+        return {
+            index: form.messages()
+            for index, form in enumerate(self.deal_forms(), start=1)
+            if form.errors
+        }
 
 
 DealRowFormSet = forms.formset_factory(
@@ -108,78 +268,210 @@ DealRowFormSet = forms.formset_factory(
     extra=0,
     max_num=MAX_DEALS,
     absolute_max=MAX_DEALS,
+    validate_max=True,
 )
-DEALS_PREFIX = "rows"
 
 
 def deal_rows_formset(
     *, seat_names: list[str], data: Any = None, initial: list[dict[str, Any]] | None = None
 ) -> BaseDealRowFormSet:
-    return DealRowFormSet(
-        data=data,
-        initial=initial,
-        prefix=DEALS_PREFIX,
-        form_kwargs={"seat_names": seat_names},
-    )
+    return DealRowFormSet(data=data, initial=initial, form_kwargs={"seat_names": seat_names})
 
 
-def initial_deal_rows(*, players: int, sheet: dict[str, Any] | None, rows: int) -> list[dict]:
-    """The form's first rows: a stored sheet to correct, or `rows` empty deals with their dealer.
+def initial_deal_rows(*, players: int, sheet: Any, rows: int) -> list[dict[str, Any]]:
+    """The form's first rows: a stored sheet to correct, or `rows` fresh deals with their dealer.
 
     The dealer is filled in by rotation (seat 0 deals first, then the deal passes to the left).
     """
-    if sheet and sheet.get("mode") == "deals":
+    if isinstance(sheet, dict) and sheet.get("mode") == "deals" and sheet.get("rows"):
         return [
             {
-                "dealer": row["dealer"],
-                "declarer": row["declarer"],
-                "bid": row["bid"],
+                "dealer": row.get("dealer"),
+                "declarer": row.get("declarer"),
+                "bid": row.get("bid"),
                 "contract": row.get("contract"),
-                "outcome": row["outcome"],
+                "outcome": row.get("outcome"),
                 "forced": row.get("forced", False),
-                **{f"score_{seat}": score for seat, score in enumerate(row["scores"])},
+                **{f"score_{seat}": score for seat, score in enumerate(row.get("scores", []))},
             }
-            for row in sheet.get("rows", [])
+            for row in sheet["rows"]
         ]
-    return [{"dealer": index % players, "outcome": "made"} for index in range(max(rows, 1))]
+    return [fresh_deal(index, players) for index in range(max(rows, 1))]
 
 
-class SheetSubmitForm(forms.Form):
-    """What comes with every sheet: the version the player saw, and how the sheet is entered."""
-
-    # Only compared with the table's current version: any other number is a conflict.
-    version = forms.IntegerField(min_value=0)
-    mode = forms.ChoiceField(choices=[("deals", "deals"), ("totals", "totals")], required=False)
+def fresh_deal(index: int, players: int) -> dict[str, Any]:
+    return {"dealer": index % players, "outcome": "made"}
 
 
-class TotalsForm(forms.Form):
+def with_more_deals(data: Any, *, players: int, count: int) -> Any:
+    """The posted sheet with up to `count` fresh deals more (never beyond MAX_DEALS rows)."""
+    data = data.copy()
+    prefix = SHEET_PREFIX
+    try:
+        total = max(0, min(int(data.get(f"{prefix}-TOTAL_FORMS", "0")), MAX_DEALS))
+    except ValueError:
+        return data
+    more = min(total + count, MAX_DEALS)
+    for index in range(total, more):
+        for name, value in fresh_deal(index, players).items():
+            data[f"{prefix}-{index}-{name}"] = str(value)
+    data[f"{prefix}-TOTAL_FORMS"] = str(more)
+    return data
+
+
+class TotalsForm(SheetForm):
     """Final totals alone (when the tournament allows it): each seat's total, and the winner."""
 
-    winner = forms.CharField(required=False, strip=True)
+    winner = forms.TypedChoiceField(
+        coerce=int, empty_value=None, required=False, label=gettext_lazy("Winner")
+    )
 
     def __init__(self, *args: Any, seat_names: list[str], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.seat_names = seat_names
-        for seat in range(len(seat_names)):
-            self.fields[f"total_{seat}"] = forms.CharField(required=False, strip=True)
+        for seat, name in enumerate(seat_names):
+            self.fields[f"total_{seat}"] = _sheet_number(_seat_label(seat, name), required=True)
+        self.fields["winner"].choices = [
+            ("", _("— the highest total —")),
+            *_seat_choices(seat_names),
+        ]
+        self.fields["winner"].widget.attrs["aria-describedby"] = "winner-help"
 
     @property
     def total_inputs(self) -> list[tuple[int, str, forms.BoundField]]:
         return [(seat, name, self[f"total_{seat}"]) for seat, name in enumerate(self.seat_names)]
 
     def sheet(self) -> dict[str, Any]:
-        data = self.data if self.is_bound else {}
-        totals = [
-            _typed_number(str(data.get(f"total_{seat}", "") or ""))
-            for seat in range(len(self.seat_names))
-        ]
-        winner = _typed_number(str(data.get("winner", "") or ""))
-        return {"mode": "totals", "totals": totals, "winner": winner}
+        self.is_valid()
+        totals = [self.typed(f"total_{seat}") for seat in range(len(self.seat_names))]
+        return {"mode": "totals", "totals": totals, "winner": self.typed("winner")}
+
+
+def initial_totals(sheet: Any) -> dict[str, Any]:
+    """The totals form's fields from a stored sheet of final totals, to correct it."""
+    if not (isinstance(sheet, dict) and sheet.get("mode") == "totals"):
+        return {}
+    initial: dict[str, Any] = {
+        f"total_{seat}": total for seat, total in enumerate(sheet.get("totals", []))
+    }
+    initial["winner"] = sheet.get("winner")
+    return initial
+
+
+class SheetSubmitForm(forms.Form):
+    """What comes with every sheet: the version of the result the person saw. A player's sheet
+    waits for a table-mate's confirmation."""
+
+    confirm = False
+    # Only compared with the table's current version: any other number is a conflict.
+    expected_version = forms.IntegerField(min_value=0, widget=forms.HiddenInput)
+
+    def options(self) -> dict[str, Any]:
+        """The keyword arguments of `result_submit` besides the sheet."""
+        return {"expected_version": self.cleaned_data["expected_version"], "confirm": self.confirm}
+
+    def renewed(self, version: int) -> SheetSubmitForm:
+        """The form again, unbound, for the version the result stands at now."""
+        cleaned = getattr(self, "cleaned_data", {})
+        return type(self)(initial={**cleaned, "expected_version": version})
+
+
+class DirectorSheetSubmitForm(SheetSubmitForm):
+    """The director's: his sheet is confirmed at once (it counts), with a note on why."""
+
+    confirm = True
+    note = forms.CharField(
+        label=gettext_lazy("Note (why it was entered or corrected)"),
+        required=False,
+        max_length=1000,
+        widget=forms.TextInput,
+    )
+
+    def options(self) -> dict[str, Any]:
+        return {**super().options(), "note": self.cleaned_data["note"]}
+
+
+@dataclass(frozen=True)
+class SheetEntry:
+    """A score sheet on its page: its mode, the form of what comes with it, and the deals'
+    formset or the totals' form (the other is None)."""
+
+    mode: str
+    meta: SheetSubmitForm
+    formset: BaseDealRowFormSet | None = None
+    totals_form: TotalsForm | None = None
+
+    @property
+    def damaged(self) -> bool:
+        return self.formset is not None and self.formset.damaged
+
+    @property
+    def form_valid(self) -> bool:
+        """The sheet's own forms read every field (whatever the rules engine says of it)."""
+        if self.formset is not None:
+            return self.formset.is_valid()
+        return self.totals_form is not None and self.totals_form.is_valid()
+
+    def sheet(self) -> dict[str, Any]:
+        if self.formset is not None:
+            return self.formset.sheet()
+        assert self.totals_form is not None
+        return self.totals_form.sheet()
+
+    def sheet_messages(self) -> list[str]:
+        """The forms' errors that are not about one deal (a totals field's are of the sheet)."""
+        if self.formset is not None:
+            return self.formset.sheet_messages()
+        assert self.totals_form is not None
+        return self.totals_form.messages()
+
+    def row_messages(self) -> dict[int, list[str]]:
+        return self.formset.row_messages() if self.formset is not None else {}
+
+    def with_meta(self, meta: SheetSubmitForm) -> SheetEntry:
+        return replace(self, meta=meta)
+
+    def with_more_deals(self, *, seat_names: list[str], count: int) -> SheetEntry:
+        if self.formset is None or count <= 0:
+            return self
+        data = with_more_deals(self.formset.data, players=len(seat_names), count=count)
+        return replace(self, formset=deal_rows_formset(seat_names=seat_names, data=data))
+
+
+def posted_entry(
+    data: Any, *, seat_names: list[str], meta_form: type[SheetSubmitForm]
+) -> SheetEntry:
+    """The sheet a page posted. Its mode is as posted: the rules engine refuses final totals
+    where the tournament does not take them, with a message."""
+    meta = meta_form(data)
+    if data.get("mode") == "totals":
+        return SheetEntry("totals", meta, totals_form=TotalsForm(data, seat_names=seat_names))
+    return SheetEntry("deals", meta, formset=deal_rows_formset(seat_names=seat_names, data=data))
+
+
+def new_entry(
+    *,
+    seat_names: list[str],
+    mode: str,
+    sheet: Any,
+    rows: int,
+    meta_form: type[SheetSubmitForm],
+    expected_version: int,
+) -> SheetEntry:
+    """A sheet to enter: `sheet` (a stored one to correct) or `rows` fresh deals."""
+    meta = meta_form(initial={"expected_version": expected_version})
+    if mode == "totals":
+        totals = TotalsForm(initial=initial_totals(sheet), seat_names=seat_names)
+        return SheetEntry("totals", meta, totals_form=totals)
+    initial = initial_deal_rows(players=len(seat_names), sheet=sheet, rows=rows)
+    return SheetEntry(
+        "deals", meta, formset=deal_rows_formset(seat_names=seat_names, initial=initial)
+    )
 
 
 class DisputeForm(forms.Form):
     note = forms.CharField(
-        label=_("What is wrong with the sheet?"),
+        label=gettext_lazy("What is wrong with the sheet?"),
         required=False,  # the service says so when it is empty, in its own words
         max_length=1000,
         widget=forms.Textarea(attrs={"rows": 3, "maxlength": 1000}),

@@ -7,6 +7,7 @@ and judges the input; its messages are shown to the director as they are.
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 import segno
@@ -23,8 +24,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from archive import exchange as archive
-from archive.exchange import ARCHIVE_MAX_BYTES
+from archive import exporter as archive_exporter
+from archive import importer as archive_importer
+from archive.importer import ARCHIVE_MAX_BYTES
 from core.exceptions import Conflict
 from core.i18n import error_message
 from draws import selectors as draw_selectors
@@ -33,7 +35,7 @@ from gameplay import services as gameplay_services
 from gameplay.models import LiveGame
 from scoring import selectors as scoring_selectors
 from scoring import services as scoring_services
-from scoring.models import TableResult
+from scoring.models import ResultVersion, TableResult
 from tournaments import selectors, services
 from tournaments.models import BotLevel, Club, Player, Registration, Round, Table, Tournament
 from web.forms.director import (
@@ -42,18 +44,16 @@ from web.forms.director import (
     NamesForm,
     PlayerNameForm,
     SeedForm,
-    SheetFormSet,
-    SheetMetaForm,
     SwapForm,
-    TotalsForm,
     TournamentForm,
     VersionForm,
 )
+from web.forms.sheet import DirectorSheetSubmitForm, SheetEntry, new_entry
 from web.presenters.rounds import round_tables
+from web.presenters.sheet import EntryCheck
+from web.views import sheet as sheet_entry
+from web.views.sheet import entry_context
 
-ROWS_ADDED = 10
-# A game to 1001 rarely needs more deals than this; more rows can be added on the page.
-GAME_SHEET_ROWS = 30
 PRINTED_GAME_ROWS = 30
 
 
@@ -535,192 +535,80 @@ def round_print(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 # --------------------------------------------------------------------------- results
-def _seat_names(table: Table) -> list[str]:
-    return [
-        seat.display_name
-        for seat in table.seats.select_related("registration__player").order_by("position")
-    ]
-
-
-def _sheet_initial(table: Table, sheet: dict | None, players: int) -> list[dict[str, Any]]:
-    """Rows of the form: the sheet's rows, then blank rows with their dealer filled in."""
+def _result_page(
+    request: HttpRequest,
+    table: Table,
+    *,
+    entry: SheetEntry | None = None,
+    check: EntryCheck | None = None,
+    errors: list[str] | tuple[str, ...] = (),
+    conflict: str = "",
+    refused: bool = False,
+    status: int = 200,
+) -> HttpResponse:
+    """The result entry page: the latest version's sheet to correct (or a new one), or `entry`."""
     tournament = table.round.tournament
-    rows = []
-    if sheet and sheet.get("mode") == "deals":
-        for row in sheet.get("rows", []):
-            initial = {name: row.get(name) for name in ("dealer", "declarer", "bid", "contract")}
-            initial.update(outcome=row.get("outcome"), forced=row.get("forced", False))
-            for position, score in enumerate(row.get("scores", [])):
-                initial[f"score_{position}"] = score
-            rows.append(initial)
-    wanted = tournament.fixed_deals or max(GAME_SHEET_ROWS, len(rows) + 5)
-    while len(rows) < wanted:
-        rows.append({"dealer": len(rows) % players})
-    return rows
-
-
-def _with_added_rows(data, players: int, total: int):
-    """The posted sheet of `total` rows with up to ROWS_ADDED more blank rows, dealers filled in."""
-    data = data.copy()
-    total = max(0, min(total, SheetFormSet.absolute_max))
-    more = min(total + ROWS_ADDED, SheetFormSet.absolute_max)
-    for index in range(total, more):
-        data[f"form-{index}-dealer"] = str(index % players)
-    data["form-TOTAL_FORMS"] = str(more)
-    return data
+    names = sheet_entry.seat_names(table)
+    result = scoring_selectors.table_result(table)
+    history = list(scoring_selectors.result_history(table))
+    latest = history[-1] if history else None
+    if entry is None:
+        sheet = latest.sheet if latest else None
+        mode = request.GET.get("mode")
+        if mode not in ("deals", "totals"):
+            mode = sheet.get("mode", "deals") if isinstance(sheet, dict) else "deals"
+        if mode == "totals" and not tournament.quick_results_allowed:
+            mode = "deals"
+        entry = new_entry(
+            seat_names=names,
+            mode=mode,
+            sheet=sheet,
+            rows=tournament.fixed_deals or 1,
+            meta_form=DirectorSheetSubmitForm,
+            expected_version=result.version if result else 0,
+        )
+    url = reverse("director-table-result", args=[table.pk])
+    context = {
+        "table": table,
+        "round": table.round,
+        "tournament": tournament,
+        "result": result,
+        "history": history,
+        "latest": latest,
+        "seats": list(table.seats.select_related("registration__player").order_by("position")),
+        "seat_names": names,
+        "errors": list(errors),
+        "conflict": conflict,
+        "refused": refused,
+        **entry_context(entry=entry, check=check, names=names, action=url, check_url=url),
+    }
+    return render(request, "director/table_result.html", context, status=status)
 
 
 @login_required
 @require_http_methods(["GET", "HEAD", "POST"])
 def table_result(request: HttpRequest, pk: int) -> HttpResponse:
-    """Enter or correct a table's result: a new version, confirmed at once."""
+    """Enter or correct a table's result: a new version, confirmed at once (web/views/sheet.py
+    answers the posted sheet as the player's page does)."""
     table = _table(request, pk)
-    names = _seat_names(table)
     if request.method == "POST":
-        return _table_result_post(request, table, names)
-    return _entry_page(request, table, names)
-
-
-def _entry_page(request, table, names, *, status=200, service_errors=()) -> HttpResponse:
-    """The result entry page as it opens: the latest version's sheet to correct, or a new one."""
-    tournament = table.round.tournament
-    result = scoring_selectors.table_result(table)
-    latest = scoring_selectors.result_history(table).last()
-    sheet = latest.sheet if latest else None
-    mode = request.GET.get("mode")
-    if mode not in ("deals", "totals"):
-        mode = sheet.get("mode", "deals") if isinstance(sheet, dict) else "deals"
-    if mode == "totals" and not tournament.quick_results_allowed:
-        mode = "deals"
-    totals = {}
-    if isinstance(sheet, dict) and sheet.get("mode") == "totals":
-        totals = {f"total_{p}": total for p, total in enumerate(sheet.get("totals", []))}
-        totals["winner"] = sheet.get("winner")
-    return _result_page(
-        request,
-        table,
-        names,
-        mode=mode,
-        meta=SheetMetaForm(
-            initial={"mode": mode, "expected_version": result.version if result else 0}
-        ),
-        formset=_sheet_formset(table, names, sheet),
-        totals_form=TotalsForm(initial=totals, seat_names=names),
-        service_errors=service_errors,
-        status=status,
-    )
-
-
-def _table_result_post(request: HttpRequest, table: Table, names: list[str]) -> HttpResponse:
-    mode = "totals" if request.POST.get("mode") == "totals" else "deals"
-    meta = SheetMetaForm(request.POST)
-    if mode == "totals":
-        totals_form = TotalsForm(request.POST, seat_names=names)
-        formset = _sheet_formset(table, names, None)
-        entry = totals_form
-    else:
-        data = request.POST
-        management = SheetFormSet(data, prefix="form").management_form
-        if not management.is_valid():
-            # The hidden row count the page sends is missing or garbled: the rows cannot be read.
-            return _entry_page(
-                request,
-                table,
-                names,
-                status=400,
-                service_errors=[
-                    _(
-                        "The sheet arrived damaged (its row count is missing or not a number), "
-                        "so nothing was saved. Enter it again."
-                    )
-                ],
-            )
-        if "add_rows" in data:
-            data = _with_added_rows(data, len(names), management.cleaned_data["TOTAL_FORMS"])
-        formset = SheetFormSet(data, prefix="form", form_kwargs={"seat_names": names})
-        totals_form = TotalsForm(seat_names=names)
-        entry = formset
-    forms_ = {"mode": mode, "meta": meta, "formset": formset, "totals_form": totals_form}
-    valid = [meta.is_valid(), entry.is_valid()]  # both, so that every error is shown
-    if "add_rows" in request.POST or not all(valid):
-        return _result_page(request, table, names, **forms_)
-    try:
-        version = scoring_services.result_submit(
-            actor=request.user,
-            table=table,
-            sheet=entry.sheet(),
-            expected_version=meta.cleaned_data["expected_version"],
-            confirm=True,
-            note=meta.cleaned_data["note"],
-        )
-    except Conflict as error:
-        # The director's input stays on the page; saving it again is then a deliberate
-        # replacement of the version someone else saved meanwhile.
-        result = scoring_selectors.table_result(table)
-        forms_["meta"] = SheetMetaForm(
-            initial={
-                "mode": mode,
-                "expected_version": result.version,
-                "note": meta.cleaned_data["note"],
-            }
-        )
-        return _result_page(request, table, names, conflict=str(error), status=409, **forms_)
-    except ValidationError as error:
-        row_errors = {}
-        if mode == "deals":
-            # Blank rows are left out of the sheet, so the service counts only the rows
-            # entered; show those rows again, numbered as the messages count them, each with
-            # the messages about it.
-            forms_["formset"] = _sheet_formset(table, names, entry.sheet())
-            row_errors = scoring_services.sheet_check(table=table, sheet=entry.sheet()).row_messages
-        return _result_page(
+        return sheet_entry.answer_post(
             request,
-            table,
-            names,
-            service_errors=error.messages,
-            row_errors=row_errors,
-            **forms_,
+            table=table,
+            meta_form=DirectorSheetSubmitForm,
+            page=partial(_result_page, request, table),
+            saved=partial(_result_saved, request, table),
         )
+    return _result_page(request, table)
+
+
+def _result_saved(request: HttpRequest, table: Table, version: ResultVersion) -> HttpResponse:
     messages.success(
         request,
         _("The result of table %(table)d is saved as version %(version)d and confirmed.")
         % {"table": table.number, "version": version.number},
     )
     return redirect("director-round", table.round_id)
-
-
-def _sheet_formset(table: Table, names: list[str], sheet: Any):
-    return SheetFormSet(
-        prefix="form",
-        initial=_sheet_initial(table, sheet if isinstance(sheet, dict) else None, len(names)),
-        form_kwargs={"seat_names": names},
-    )
-
-
-def _result_page(
-    request, table, names, *, service_errors=(), row_errors=None, conflict="", status=200, **forms_
-) -> HttpResponse:
-    history = list(scoring_selectors.result_history(table))
-    by_row = row_errors or {}
-    sheet_rows = [
-        (form, by_row.get(number, [])) for number, form in enumerate(forms_["formset"], start=1)
-    ]
-    context = {
-        "table": table,
-        "round": table.round,
-        "tournament": table.round.tournament,
-        "result": scoring_selectors.table_result(table),
-        "history": history,
-        "latest": history[-1] if history else None,
-        "seats": list(table.seats.select_related("registration__player").order_by("position")),
-        "seat_names": names,
-        "service_errors": list(service_errors),
-        "sheet_rows": sheet_rows,
-        "conflict": conflict,
-        "rows_added": ROWS_ADDED,
-        **forms_,
-    }
-    return render(request, "director/table_result.html", context, status=status)
 
 
 @login_required
@@ -791,14 +679,14 @@ def seat_bot(request: HttpRequest, pk: int, position: int) -> HttpResponse:
 @login_required
 @require_safe
 def tournament_archive(request: HttpRequest, pk: int) -> HttpResponse:
-    """The whole tournament as one JSON file, to keep and to import again (archive.exchange)."""
+    """The whole tournament as one JSON file, to keep and to import again (archive.exporter)."""
     tournament = _tournament(request, pk)
-    document = archive.tournament_export(tournament=tournament)
+    document = archive_exporter.tournament_export(tournament=tournament)
     response = HttpResponse(
-        archive.archive_dumps(document), content_type="application/json; charset=utf-8"
+        archive_exporter.archive_dumps(document), content_type="application/json; charset=utf-8"
     )
     response["Content-Disposition"] = content_disposition_header(
-        True, archive.archive_filename(tournament)
+        True, archive_exporter.archive_filename(tournament)
     )
     return response
 
@@ -839,7 +727,7 @@ class ArchiveUploadForm(DirectorForm):
                 )
                 % {"mb": ARCHIVE_MAX_BYTES // (1024 * 1024)}
             )
-        self.cleaned_data["document"] = archive.archive_loads(upload.read())
+        self.cleaned_data["document"] = archive_importer.archive_loads(upload.read())
         return upload
 
 
@@ -854,7 +742,7 @@ def tournament_import(request: HttpRequest) -> HttpResponse:
     form = ArchiveUploadForm(request.POST, request.FILES, clubs=clubs)
     if form.is_valid():
         try:
-            tournament = archive.tournament_import(
+            tournament = archive_importer.tournament_import(
                 actor=request.user,
                 club=form.cleaned_data["club"],
                 data=form.cleaned_data["document"],

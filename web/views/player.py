@@ -7,7 +7,7 @@ submission), and confirms or disputes a sheet that a table-mate submitted.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from django.contrib import messages
@@ -16,6 +16,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
@@ -28,15 +29,10 @@ from scoring.selectors import TableRole
 from tournaments import services as tournament_services
 from tournaments.models import Table
 from tournaments.selectors import player_of
-from web.forms.sheet import (
-    DEALS_PREFIX,
-    OUTCOME_CHOICES,
-    DisputeForm,
-    SheetSubmitForm,
-    TotalsForm,
-    deal_rows_formset,
-    initial_deal_rows,
-)
+from web.forms.sheet import OUTCOME_CHOICES, DisputeForm, SheetEntry, SheetSubmitForm, new_entry
+from web.presenters.sheet import EntryCheck
+from web.views import sheet as sheet_entry
+from web.views.sheet import SheetPage, entry_context
 
 
 # ----------------------------------------------------------------------------- signing in, /me/
@@ -68,15 +64,6 @@ def player_home(request: HttpRequest) -> HttpResponse:
 
 
 # ----------------------------------------------------------------------------- the score sheet
-@dataclass(frozen=True)
-class DealCheck:
-    """What the form shows under one deal: everyone's total after it and the rules it breaks."""
-
-    index: int
-    totals: list[tuple[str, int]] | None
-    messages: list[str]
-
-
 def _table_for(request: HttpRequest, table_id: int) -> tuple[Table, TableRole]:
     return selectors.table_for(request.user, table_id)
 
@@ -95,44 +82,6 @@ def _first_rows(table: Table) -> int:
     return tournament.fixed_deals or 1
 
 
-def _deal_checks(check: services.SheetCheck | None, names: list[str], rows: int) -> list[DealCheck]:
-    found = []
-    for index in range(rows):
-        totals = None
-        messages_ = []
-        if check is not None:
-            if index < len(check.running_totals) and check.running_totals[index] is not None:
-                totals = list(zip(names, check.running_totals[index], strict=True))
-            messages_ = check.row_messages.get(index + 1, [])
-        found.append(DealCheck(index=index, totals=totals, messages=messages_))
-    return found
-
-
-def _final_lines(check: services.SheetCheck | None, names: list[str]) -> list[dict[str, Any]]:
-    """Each seat's total (and place, once the sheet is valid), for the summary under the form."""
-    if check is None:
-        return []
-    if check.validated is not None:
-        validated = check.validated
-        return [
-            {
-                "seat": seat,
-                "name": name,
-                "total": validated.totals[seat],
-                "place": validated.placements[seat],
-                "winner": validated.winner == seat,
-            }
-            for seat, name in enumerate(names)
-        ]
-    known = [totals for totals in check.running_totals if totals is not None]
-    if not known or len(known) != len(check.running_totals):
-        return []
-    return [
-        {"seat": seat, "name": name, "total": known[-1][seat], "place": None, "winner": False}
-        for seat, name in enumerate(names)
-    ]
-
-
 def _version_view(version: ResultVersion | None, names: list[str]) -> dict[str, Any] | None:
     """A stored version laid out for reading: its deals with running totals, totals and places."""
     if version is None:
@@ -145,7 +94,9 @@ def _version_view(version: ResultVersion | None, names: list[str]) -> dict[str, 
             "row": row,
             "declarer": names[row["declarer"]] if 0 <= row["declarer"] < len(names) else "",
             "outcome_label": dict(OUTCOME_CHOICES).get(row["outcome"], row["outcome"]),
-            "cells": list(zip(row["scores"], running[number - 1], strict=True)),
+            "cells": list(
+                zip(row["scores"], running[number - 1] or [None] * len(names), strict=True)
+            ),
         }
         for number, row in enumerate(sheet.get("rows", []), start=1)
     ]
@@ -182,13 +133,12 @@ def _render_sheet(
     role: TableRole,
     *,
     mode: str,
-    formset=None,
-    totals_form=None,
-    check: services.SheetCheck | None = None,
+    entry: SheetEntry | None = None,
+    check: EntryCheck | None = None,
     editing: bool = False,
-    expected_version: int | None = None,
-    errors: list[str] | None = None,
+    errors: list[str] | tuple[str, ...] = (),
     conflict: str = "",
+    refused: bool = False,
     dispute_form: DisputeForm | None = None,
     status: int = 200,
 ) -> HttpResponse:
@@ -207,30 +157,21 @@ def _render_sheet(
         }.get(latest.status, "open")
         if state == "waiting" and role.director:
             state = "review"  # a director may confirm his own entry
-    posted = formset is not None or totals_form is not None
     show_form = (
         result is not None
         and role.may_submit
-        and (posted or editing or state in ("open", "disputed"))
+        and (entry is not None or editing or state in ("open", "disputed"))
     )
-    if show_form and not posted:
+    if show_form and entry is None:
         # A correction starts from the sheet it corrects.
-        stored = latest.sheet if latest is not None and state != "open" else None
-        if mode == "totals":
-            initial = {}
-            if stored and stored.get("mode") == "totals":
-                initial = {f"total_{seat}": total for seat, total in enumerate(stored["totals"])}
-                initial["winner"] = stored.get("winner")
-            totals_form = TotalsForm(initial=initial, seat_names=names)
-        else:
-            formset = deal_rows_formset(
-                seat_names=names,
-                initial=initial_deal_rows(
-                    players=len(names), sheet=stored, rows=_first_rows(table)
-                ),
-            )
-    forms_ = list(formset.forms) if formset is not None else []
-    deal_checks = _deal_checks(check, names, len(forms_))
+        entry = new_entry(
+            seat_names=names,
+            mode=mode,
+            sheet=latest.sheet if latest is not None and state != "open" else None,
+            rows=_first_rows(table),
+            meta_form=SheetSubmitForm,
+            expected_version=result.version if result is not None else 0,
+        )
     context = {
         "table": table,
         "tournament": table.round.tournament,
@@ -243,36 +184,28 @@ def _render_sheet(
         "reviewed_by": _person(latest.reviewed_by) if latest is not None else "",
         "state": state,
         "show_form": show_form,
-        "mode": mode,
+        "mode": entry.mode if entry is not None else mode,
         "quick_allowed": _quick_allowed(table),
-        "formset": formset,
-        "totals_form": totals_form,
-        "check": check,
-        "deal_rows": list(zip(forms_, deal_checks, strict=True)),
-        "outcome_choices": OUTCOME_CHOICES,
-        "final_lines": _final_lines(check, names),
-        "expected_version": (
-            expected_version
-            if expected_version is not None
-            else (result.version if result is not None else 0)
-        ),
-        "errors": errors or [],
+        "errors": list(errors),
         "conflict": conflict,
+        "refused": refused,
         "dispute_form": dispute_form or DisputeForm(),
-        "deals_prefix": DEALS_PREFIX,
     }
+    if entry is not None:
+        context |= entry_context(
+            entry=entry,
+            check=check,
+            names=names,
+            action=reverse("table-sheet", args=[table.pk]),
+            check_url=reverse("table-sheet-check", args=[table.pk]),
+        )
     return render(request, "player/sheet.html", context, status=status)
 
 
-def _posted_sheet(request: HttpRequest, table: Table) -> tuple[str, Any, Any, dict[str, Any]]:
-    """(mode, formset or None, totals form or None, the sheet) from a posted score-sheet form."""
-    names = [selectors.seat_name(seat) for seat in selectors.table_seats(table)]
+def _sheet_page(request: HttpRequest, table: Table, role: TableRole) -> SheetPage:
+    """The sheet page as an answer to a posted sheet (web/views/sheet.py)."""
     mode = _mode_from(request.POST.get("mode"), table)
-    if mode == "totals":
-        totals_form = TotalsForm(request.POST, seat_names=names)
-        return mode, None, totals_form, totals_form.sheet()
-    formset = deal_rows_formset(seat_names=names, data=request.POST)
-    return mode, formset, None, formset.sheet()
+    return partial(_render_sheet, request, table, role, mode=mode, editing=True)
 
 
 @login_required
@@ -283,7 +216,16 @@ def table_sheet(request: HttpRequest, table_id: int) -> HttpResponse:
     if not role.may_enter:
         return _refused(request, table)
     if request.method == "POST":
-        return _submit(request, table, role)
+        try:
+            return sheet_entry.answer_post(
+                request,
+                table=table,
+                meta_form=SheetSubmitForm,
+                page=_sheet_page(request, table, role),
+                saved=partial(_submitted, request, table),
+            )
+        except PermissionDenied as error:
+            return _refused(request, table, str(error))
     return _render_sheet(
         request,
         table,
@@ -293,42 +235,7 @@ def table_sheet(request: HttpRequest, table_id: int) -> HttpResponse:
     )
 
 
-def _submit(request: HttpRequest, table: Table, role: TableRole) -> HttpResponse:
-    mode, formset, totals_form, sheet = _posted_sheet(request, table)
-    meta = SheetSubmitForm(request.POST)
-    page = {"mode": mode, "formset": formset, "totals_form": totals_form}
-    if not meta.is_valid():
-        errors = [_("The page was out of date. Check the sheet and submit it again.")]
-        check = services.sheet_check(table=table, sheet=sheet)
-        return _render_sheet(request, table, role, check=check, errors=errors, status=400, **page)
-    try:
-        version = services.result_submit(
-            actor=request.user,
-            table=table,
-            sheet=sheet,
-            expected_version=meta.cleaned_data["version"],
-        )
-    except PermissionDenied as error:
-        return _refused(request, table, str(error))
-    except Conflict as error:
-        # The form keeps what this player typed and now carries the newer version, so that a
-        # second submission (after reading the newer sheet shown above it) replaces it.
-        check = services.sheet_check(table=table, sheet=sheet)
-        current = selectors.table_result(table)
-        return _render_sheet(
-            request,
-            table,
-            role,
-            check=check,
-            conflict=str(error),
-            expected_version=current.version if current is not None else 0,
-            status=409,
-            **page,
-        )
-    except ValidationError as error:
-        check = services.sheet_check(table=table, sheet=sheet)
-        errors = [] if check.messages and _only_sheet_errors(error) else error.messages
-        return _render_sheet(request, table, role, check=check, errors=errors, **page)
+def _submitted(request: HttpRequest, table: Table, version: ResultVersion) -> HttpResponse:
     messages.success(
         request,
         _(
@@ -340,14 +247,10 @@ def _submit(request: HttpRequest, table: Table, role: TableRole) -> HttpResponse
     return redirect("table-sheet", table_id=table.pk)
 
 
-def _only_sheet_errors(error: ValidationError) -> bool:
-    return hasattr(error, "error_dict") and set(error.error_dict) == {"sheet"}
-
-
 @login_required
 @require_POST
 def table_sheet_check(request: HttpRequest, table_id: int) -> HttpResponse:
-    """Check the sheet being typed: the running totals and the validator's messages.
+    """Check the sheet being typed: the running totals and what to fix (web/views/sheet.py).
 
     htmx gets a fragment (the summary, and each deal's line swapped in by id); without
     JavaScript the "Check" button gets the whole page back, with one more empty deal to fill in.
@@ -355,52 +258,9 @@ def table_sheet_check(request: HttpRequest, table_id: int) -> HttpResponse:
     table, role = _table_for(request, table_id)
     if not role.may_enter:
         return _refused(request, table)
-    mode, formset, totals_form, sheet = _posted_sheet(request, table)
-    check = services.sheet_check(table=table, sheet=sheet)
-    names = [selectors.seat_name(seat) for seat in selectors.table_seats(table)]
-    if request.headers.get("HX-Request") == "true":
-        rows = len(formset.forms) if formset is not None else 0
-        context = {
-            "check": check,
-            "mode": mode,
-            "deal_checks": _deal_checks(check, names, rows),
-            "final_lines": _final_lines(check, names),
-            "oob": True,
-        }
-        return render(request, "player/_sheet_check.html", context)
-    if formset is not None and not check.valid:
-        formset = deal_rows_formset(
-            seat_names=names, data=_with_empty_deal(request.POST, len(names))
-        )
-    meta = SheetSubmitForm(request.POST)
-    expected = meta.cleaned_data["version"] if meta.is_valid() else None
-    return _render_sheet(
-        request,
-        table,
-        role,
-        mode=mode,
-        formset=formset,
-        totals_form=totals_form,
-        check=check,
-        expected_version=expected,
+    return sheet_entry.answer_check(
+        request, table=table, meta_form=SheetSubmitForm, page=_sheet_page(request, table, role)
     )
-
-
-def _with_empty_deal(data: Any, players: int) -> Any:
-    """The posted form with one more deal at the end, its dealer filled in by rotation."""
-    data = data.copy()
-    try:
-        count = int(data.get(f"{DEALS_PREFIX}-TOTAL_FORMS", "0"))
-    except ValueError:
-        return data
-    last = count - 1
-    keys = ("declarer", "bid", "contract", *(f"score_{seat}" for seat in range(players)))
-    if count and not any(str(data.get(f"{DEALS_PREFIX}-{last}-{key}", "")).strip() for key in keys):
-        return data  # the last deal is still empty
-    data[f"{DEALS_PREFIX}-TOTAL_FORMS"] = str(count + 1)
-    data[f"{DEALS_PREFIX}-{count}-dealer"] = str(count % players)
-    data[f"{DEALS_PREFIX}-{count}-outcome"] = "made"
-    return data
 
 
 # ----------------------------------------------------------------------------- confirm, dispute

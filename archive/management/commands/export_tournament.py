@@ -7,7 +7,7 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.utils.text import slugify
 
-from archive.exchange import archive_dumps, archive_filename, tournament_export
+from archive.exporter import archive_dumps, archive_filename, tournament_export
 from tournaments.models import Tournament
 
 

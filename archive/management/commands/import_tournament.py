@@ -1,4 +1,4 @@
-"""Recreates a tournament from its archive (see archive.exchange) in a club, all or nothing."""
+"""Recreates a tournament from its archive (see archive.importer) in a club, all or nothing."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from archive.exchange import archive_loads, tournament_import
+from archive.importer import archive_loads, tournament_import
 from core.i18n import error_message
 from tournaments.models import Club
 

@@ -1,0 +1,766 @@
+"""Imports of tournament archives: a checked document becomes the same tournament in a club.
+
+`archive_loads` reads a file's JSON; `tournament_import` checks the whole document and recreates
+the tournament in a club, all or nothing: exporting the imported tournament gives the same
+document again, apart from `exported_at`. The document is checked against its declared schema
+first (archive.schema: every key, type, bound and choice), then for what a schema cannot say:
+the tournament's settings as a tournament's writes judge them, every score sheet through the
+score-sheet validator, every live game replayed by the rules engine with its deck commitments, and
+the references between the sections (players, start numbers, version and deal numbers). A refusal
+names the path of the bad element (e.g. "rounds[2].tables[0].seats[1].start_number: no
+registration has start number 17").
+
+Decisions:
+
+- Logins are in the file as usernames only, never with passwords. On import a username means the
+  user of that name on this site; a name the site does not know gets a new user without a usable
+  password, as the app itself makes for players who sign in with their personal link. So a club
+  that restores its tournament on a new site finds its players (and the names of who entered and
+  confirmed each sheet) again, and nobody gets a password from a file.
+- A player whose login already belongs to a player of the importing club is that player (the
+  club restores a tournament it lost): he is not created twice and keeps his current name; so is
+  a player without a login whose name only one player of the club has, as when registering by
+  names. An import never links a login the site already has to a new player: one that belongs
+  to a player of another club stays with that player, and one that belongs to no player is its
+  owner's (a site administrator, a visitor who practises) and must not become reachable through
+  a personal link; the imported player is then created without a login. Only logins the import
+  makes itself are linked to their players.
+- Standings snapshots are not in the archive: the import computes the latest one from the
+  confirmed results, the settings and the seed (as a confirmation would) instead of trusting
+  numbers a file claims.
+- An import whose name and date clash with a tournament of the club gets a numbered name, such
+  as "Friday cup (2)".
+- An unfinished live game comes back where it stood; one between deals (the export leaves out
+  the deal in play) is dealt its next deal anew, with a new shuffle; if a bot is to act, its turn
+  is enqueued once the import is committed, and the players carry on with their logins.
+- The rows are inserted with the archived times: those fields have defaults (not auto_now_add),
+  so a plain bulk_create keeps them.
+"""
+
+from __future__ import annotations
+
+import datetime
+import itertools
+import json
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.contrib.auth.models import User
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import models, transaction
+from django.utils.text import slugify
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
+
+from archive.schema import (
+    ArchivedDeal,
+    ArchivedLiveGame,
+    ArchivedPlayer,
+    ArchivedRegistration,
+    ArchivedResult,
+    ArchivedRound,
+    ArchivedSeat,
+    ArchivedTable,
+    ArchivedTournament,
+    ArchivedVersion,
+    archive_document,
+    problem,
+)
+from core.i18n import error_text, translate
+from gameplay.models import LiveAction, LiveDeal, LiveGame, LiveSeat, LiveSeatChange
+from gameplay.services import enqueue_bot_turn, live_game_deal_on
+from gameplay.shuffle import deck_commitment
+from rules import Action, EngineError, Game, RuleSet
+from scoring.models import ResultVersion, TableResult
+from scoring.score_sheet import ScoreSheetError, ValidatedSheet, validate_score_sheet
+from scoring.services import standings_recompute
+from tournaments.models import Club, Player, Registration, Round, Seat, Table, Tournament
+from tournaments.names import name_key
+from tournaments.selectors import is_director
+from tournaments.services import tournament_options_clean
+
+# What the director's upload accepts; the command line reads archives of any size.
+ARCHIVE_MAX_BYTES = 20 * 1024 * 1024
+
+# The settings judged together, as a tournament's writes judge them.
+TOURNAMENT_OPTIONS = (
+    "rounds_planned",
+    "table_size",
+    "bots_allowed",
+    "round_format",
+    "deals_per_round",
+    "rules",
+    "seating_mode",
+    "standings_precedence",
+    "placement_points",
+    "quick_results_allowed",
+    "is_public",
+)
+
+
+# ----------------------------------------------------------------------------- reading a file
+def archive_loads(raw: bytes | str) -> Any:
+    """The JSON value of an archive file; ValidationError saying what is wrong with the file."""
+    if isinstance(raw, bytes):
+        try:
+            raw = raw.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            raise ValidationError(
+                _("The file is not a tournament archive: it is not UTF-8 text."), code="not_json"
+            ) from None
+    try:
+        return json.loads(raw.removeprefix("\ufeff"), parse_constant=_refuse_constant)
+    except json.JSONDecodeError as error:
+        raise ValidationError(
+            _("The file is not valid JSON: %(problem)s (line %(line)d, column %(column)d).")
+            % {"problem": error.msg, "line": error.lineno, "column": error.colno},
+            code="not_json",
+        ) from None
+    except ValueError as error:
+        raise ValidationError(str(error), code="not_json") from None
+    except RecursionError:
+        raise ValidationError(
+            _("The file is not a tournament archive: it nests too deeply."), code="not_json"
+        ) from None
+
+
+def _refuse_constant(name: str) -> Any:
+    # NaN and Infinity are not JSON, and PostgreSQL refuses them in a JSON column.
+    raise ValueError(_("The file is not valid JSON: %(value)s is not a number.") % {"value": name})
+
+
+# ----------------------------------------------------------------------------- checks
+def _child(path: str, key: str) -> str:
+    return f"{path}.{key}" if path else key
+
+
+def _expect_number(value: int, expected: int, path: str, what: str) -> None:
+    """Numbers of rounds, tables, versions and deals count 1, 2, 3 ... in the order listed."""
+    if value != expected:
+        raise problem(path, _("must be %(n)d: %(what)s") % {"n": expected, "what": _(what)})
+
+
+def _at_most(value: int, high: int, path: str) -> None:
+    """A bound that depends on another value (a seat of a game of 3 is 0 to 2)."""
+    if value > high:
+        raise problem(path, _("must be from %(low)d to %(high)d") % {"low": 0, "high": high})
+
+
+@dataclass
+class _Plan:
+    """The objects of a checked document, unsaved, with what is resolved only when writing."""
+
+    tournament: Tournament
+    players: list[tuple[Player, str | None]] = field(default_factory=list)
+    # Each registration with the index of its player in `players`.
+    registrations: list[tuple[Registration, int]] = field(default_factory=list)
+    rounds: list[Round] = field(default_factory=list)
+    tables: list[Table] = field(default_factory=list)
+    seats: list[Seat] = field(default_factory=list)
+    versions: list[ResultVersion] = field(default_factory=list)
+    results: list[TableResult] = field(default_factory=list)
+    games: list[LiveGame] = field(default_factory=list)
+    live_seats: list[LiveSeat] = field(default_factory=list)
+    seat_changes: list[LiveSeatChange] = field(default_factory=list)
+    deals: list[LiveDeal] = field(default_factory=list)
+    actions: list[LiveAction] = field(default_factory=list)
+    # (object, field, username) of every login a row refers to.
+    logins: list[tuple[models.Model, str, str]] = field(default_factory=list)
+    # Unfinished games waiting for a bot, whose turn is enqueued after the commit.
+    bot_turns: list[LiveGame] = field(default_factory=list)
+    # Games between deals (the export left out their deal in play): dealt anew after the insert.
+    deal_on: list[LiveGame] = field(default_factory=list)
+
+    def login(self, row: models.Model, name: str, username: str | None) -> None:
+        if username is not None:
+            self.logins.append((row, name, username))
+
+
+class _Reader:
+    """Judges a document that fits the schema as a whole, and plans what to create."""
+
+    def __init__(self, data: Any, club: Club) -> None:
+        self.data = data
+        self.club = club
+
+    def read(self) -> _Plan:
+        document = archive_document(self.data)
+        self.plan = _Plan(tournament=self._tournament(document.tournament))
+        keys = self._players(document.players)
+        self.registrations = self._registrations(document.registrations, keys)
+        planned = self.plan.tournament.rounds_planned
+        if len(document.rounds) > planned:
+            raise problem(
+                "rounds",
+                _("the tournament plans %(planned)d rounds, the archive has %(count)d")
+                % {"planned": planned, "count": len(document.rounds)},
+            )
+        for index, round_ in enumerate(document.rounds):
+            self._round(index, f"rounds[{index}]", round_)
+        return self.plan
+
+    # --------------------------------------------------------------------- the tournament
+    def _tournament(self, item: ArchivedTournament) -> Tournament:
+        path = "tournament"
+        options = {name: getattr(item, name) for name in TOURNAMENT_OPTIONS}
+        options["rules"] = dict(options["rules"])
+        options["standings_precedence"] = list(options["standings_precedence"])
+        options["placement_points"] = dict(options["placement_points"])
+        try:
+            options = tournament_options_clean(options)
+        except ValidationError as error:
+            name, messages = next(iter(error.message_dict.items()))
+            raise problem(_child(path, name), messages[0]) from None
+        tournament = Tournament(
+            club=self.club,
+            name=item.name,
+            date=item.date,
+            status=item.status,
+            seed=item.seed,
+            results_version=item.results_version,
+            created_at=item.created_at,
+            **options,
+        )
+        self.rules = RuleSet.from_dict(tournament.rules)
+        self.fixed_deals = tournament.fixed_deals
+        return tournament
+
+    def _players(self, players: list[ArchivedPlayer]) -> dict[int, int]:
+        """The index in the plan of each player's key."""
+        keys: dict[int, int] = {}
+        usernames: dict[str, str] = {}
+        for index, item in enumerate(players):
+            path = f"players[{index}]"
+            if item.key in keys:
+                raise problem(
+                    _child(path, "key"), _("player %(key)d is listed twice") % {"key": item.key}
+                )
+            username = item.username
+            if username is not None and username in usernames:
+                raise problem(
+                    _child(path, "username"),
+                    _("the login %(username)s belongs to %(other)s too")
+                    % {"username": username, "other": usernames[username]},
+                )
+            if username is not None:
+                usernames[username] = path
+            keys[item.key] = index
+            player = Player(club=self.club, name=item.name, created_at=item.created_at)
+            self.plan.players.append((player, username))
+        return keys
+
+    def _registrations(
+        self, registrations: list[ArchivedRegistration], keys: dict[int, int]
+    ) -> dict[int, Registration]:
+        """The registrations by start number."""
+        by_number: dict[int, Registration] = {}
+        registered: dict[int, str] = {}
+        for index, item in enumerate(registrations):
+            path = f"registrations[{index}]"
+            number = item.start_number
+            if number in by_number:
+                raise problem(
+                    _child(path, "start_number"),
+                    _("start number %(n)d is given twice") % {"n": number},
+                )
+            key = item.player
+            if key not in keys:
+                raise problem(_child(path, "player"), _("unknown player %(key)d") % {"key": key})
+            if key in registered:
+                raise problem(
+                    _child(path, "player"),
+                    _("player %(key)d is registered twice, also at %(other)s")
+                    % {"key": key, "other": registered[key]},
+                )
+            registered[key] = path
+            registration = Registration(
+                tournament=self.plan.tournament,
+                start_number=number,
+                status=item.status,
+                first_round=item.first_round,
+                withdrawn_after=item.withdrawn_after,
+                created_at=item.created_at,
+            )
+            by_number[number] = registration
+            self.plan.registrations.append((registration, keys[key]))
+        return by_number
+
+    # --------------------------------------------------------------------- rounds and tables
+    def _round(self, index: int, path: str, item: ArchivedRound) -> None:
+        _expect_number(
+            item.number,
+            index + 1,
+            _child(path, "number"),
+            gettext_noop("rounds are numbered 1, 2, 3 ... in order"),
+        )
+        round_ = Round(
+            tournament=self.plan.tournament,
+            number=item.number,
+            status=item.status,
+            seed=item.seed,
+            created_at=item.created_at,
+            published_at=item.published_at,
+        )
+        self.plan.rounds.append(round_)
+        seated: dict[int, str] = {}  # the path of each start number's seat in this round
+        for table_index, table in enumerate(item.tables):
+            table_path = f"{path}.tables[{table_index}]"
+            self._table(round_, table_index, table_path, table, seated)
+
+    def _table(
+        self, round_: Round, index: int, path: str, item: ArchivedTable, seated: dict[int, str]
+    ) -> None:
+        _expect_number(
+            item.number,
+            index + 1,
+            _child(path, "number"),
+            gettext_noop("tables are numbered 1, 2, 3 ... in order"),
+        )
+        table = Table(round=round_, number=item.number)
+        self.plan.tables.append(table)
+        for seat_index, seat in enumerate(item.seats):
+            self._seat(table, seat_index, f"{path}.seats[{seat_index}]", seat, seated)
+        if item.result is not None:
+            result_path = _child(path, "result")
+            if round_.status == Round.Status.DRAFT:
+                raise problem(result_path, _("a table of a draft round has no result yet"))
+            self._result(table, len(item.seats), result_path, item.result)
+        if item.live_game is not None:
+            self._live_game(table, len(item.seats), _child(path, "live_game"), item.live_game)
+
+    def _seat(
+        self, table: Table, index: int, path: str, item: ArchivedSeat, seated: dict[int, str]
+    ) -> None:
+        _expect_number(
+            item.position,
+            index,
+            _child(path, "position"),
+            gettext_noop("seats are listed from 0 in order"),
+        )
+        number = item.start_number
+        if (number is None) == (item.bot_level == ""):
+            raise problem(
+                path, _("a seat holds a player (start_number) or a bot (bot_level), not both")
+            )
+        registration = None
+        if number is not None:
+            registration = self.registrations.get(number)
+            if registration is None:
+                raise problem(
+                    _child(path, "start_number"),
+                    _("no registration has start number %(n)d") % {"n": number},
+                )
+            if number in seated:
+                raise problem(
+                    _child(path, "start_number"),
+                    _("start number %(n)d sits twice in this round, also at %(other)s")
+                    % {"n": number, "other": seated[number]},
+                )
+            seated[number] = path
+        self.plan.seats.append(
+            Seat(
+                table=table,
+                round=table.round,
+                position=item.position,
+                registration=registration,
+                bot_level=item.bot_level,
+            )
+        )
+
+    # --------------------------------------------------------------------- results
+    def _result(self, table: Table, players: int, path: str, item: ArchivedResult) -> None:
+        if item.version != len(item.versions):
+            raise problem(
+                _child(path, "version"),
+                _("must be %(n)d, the number of versions listed") % {"n": len(item.versions)},
+            )
+        by_number = {}
+        for index, version_item in enumerate(item.versions):
+            version_path = f"{path}.versions[{index}]"
+            version = self._version(table, players, index, version_path, version_item)
+            by_number[version.number] = version
+        confirmed = item.confirmed
+        if confirmed is not None and (
+            confirmed not in by_number
+            or by_number[confirmed].status != ResultVersion.Status.CONFIRMED
+        ):
+            raise problem(
+                _child(path, "confirmed"),
+                _("no confirmed version %(n)d is listed") % {"n": confirmed},
+            )
+        self.plan.results.append(
+            TableResult(
+                table=table,
+                status=item.status,
+                version=item.version,
+                confirmed=by_number.get(confirmed),
+                updated_at=item.updated_at,
+            )
+        )
+
+    def _version(
+        self, table: Table, players: int, index: int, path: str, item: ArchivedVersion
+    ) -> ResultVersion:
+        _expect_number(
+            item.number,
+            index + 1,
+            _child(path, "number"),
+            gettext_noop("versions are numbered 1, 2, 3 ... in order"),
+        )
+        validated = self._sheet(item.sheet, players, _child(path, "sheet"))
+        derived = (list(validated.totals), list(validated.placements), validated.winner)
+        if (item.totals, item.placements, item.winner_position) != derived:
+            raise problem(path, _("the totals, placements and winner do not match the score sheet"))
+        version = ResultVersion(
+            table=table,
+            number=item.number,
+            status=item.status,
+            source=item.source,
+            # Stored as the app stores a sheet it accepts: normalized by the validation.
+            sheet=validated.as_sheet(),
+            totals=derived[0],
+            placements=derived[1],
+            winner_position=derived[2],
+            submitted_at=item.submitted_at,
+            reviewed_at=item.reviewed_at,
+            note=item.note,
+        )
+        self.plan.login(version, "submitted_by", item.submitted_by)
+        self.plan.login(version, "reviewed_by", item.reviewed_by)
+        self.plan.versions.append(version)
+        return version
+
+    def _sheet(self, sheet: dict[str, Any], players: int, path: str) -> ValidatedSheet:
+        # Every stored version was accepted once, final totals too, so they are allowed here
+        # even if the tournament has stopped allowing them since.
+        try:
+            return validate_score_sheet(
+                sheet,
+                players=players,
+                first_dealer=0,
+                rules=self.rules,
+                fixed_deals=self.fixed_deals,
+                quick_allowed=True,
+            )
+        except ScoreSheetError as error:
+            raise problem(path, translate(error.messages[0])) from None
+        except ValueError as error:
+            raise problem(path, error_text(error)) from None
+
+    # --------------------------------------------------------------------- live games
+    def _live_game(self, table: Table, players: int, path: str, item: ArchivedLiveGame) -> None:
+        if item.players != players:
+            raise problem(
+                _child(path, "players"),
+                _("must be %(n)d, the number of seats at the table") % {"n": players},
+            )
+        _at_most(item.first_dealer, players - 1, _child(path, "first_dealer"))
+        rules = dict(item.rules)
+        try:
+            engine_rules = RuleSet.from_dict(rules)
+        except (EngineError, ValueError, TypeError) as error:
+            raise problem(_child(path, "rules"), error_text(error)) from None
+        game = LiveGame(
+            table=table,
+            players=players,
+            first_dealer=item.first_dealer,
+            rules=rules,
+            fixed_deals=item.fixed_deals,
+            status=item.status,
+            sequence=item.sequence,
+            to_act=item.to_act,
+            turn_started_at=item.turn_started_at,
+            winner=item.winner,
+            created_at=item.created_at,
+            finished_at=item.finished_at,
+        )
+        try:
+            engine_game = Game(
+                players=players,
+                first_dealer=game.first_dealer,
+                rules=engine_rules,
+                fixed_deals=game.fixed_deals,
+            )
+        except ValueError as error:
+            raise problem(_child(path, "fixed_deals"), error_text(error)) from None
+        self.plan.games.append(game)
+        bots = self._live_seats(game, item, _child(path, "seats"))
+        self._replay(game, engine_game, item.deals, path)
+        for index, change in enumerate(item.seat_changes):
+            change_path = f"{path}.seat_changes[{index}]"
+            _at_most(change.position, players - 1, _child(change_path, "position"))
+            _at_most(change.sequence, game.sequence, _child(change_path, "sequence"))
+            seat_change = LiveSeatChange(
+                game=game,
+                position=change.position,
+                from_name=change.from_name,
+                to_bot_level=change.to_bot_level,
+                sequence=change.sequence,
+                changed_at=change.changed_at,
+            )
+            self.plan.login(seat_change, "from_user", change.from_username)
+            self.plan.login(seat_change, "changed_by", change.changed_by)
+            self.plan.seat_changes.append(seat_change)
+        if game.status == LiveGame.Status.PLAYING and engine_game.current is None:
+            self.plan.deal_on.append(game)  # its deal in play was left out of the file
+        elif game.status != LiveGame.Status.FINISHED and game.to_act in bots:
+            self.plan.bot_turns.append(game)
+
+    def _live_seats(self, game: LiveGame, item: ArchivedLiveGame, path: str) -> set[int]:
+        """Store the seats of a live game; the positions of its bots."""
+        if len(item.seats) != game.players:
+            raise problem(path, _("must list %(n)d seats") % {"n": game.players})
+        bots = set()
+        usernames: dict[str, str] = {}
+        for index, seat in enumerate(item.seats):
+            seat_path = f"{path}[{index}]"
+            _expect_number(
+                seat.position,
+                index,
+                _child(seat_path, "position"),
+                gettext_noop("seats are listed from 0 in order"),
+            )
+            username = seat.username
+            if (username is None) == (seat.bot_level == ""):
+                raise problem(
+                    seat_path,
+                    _("a seat holds a player (username) or a bot (bot_level), not both"),
+                )
+            if username in usernames:
+                raise problem(
+                    _child(seat_path, "username"),
+                    _("the login %(username)s sits twice at this game, also at %(other)s")
+                    % {"username": username, "other": usernames[username]},
+                )
+            if username is None:
+                bots.add(seat.position)
+            else:
+                usernames[username] = seat_path
+            live_seat = LiveSeat(
+                game=game, position=seat.position, bot_level=seat.bot_level, name=seat.name
+            )
+            self.plan.login(live_seat, "user", username)
+            self.plan.live_seats.append(live_seat)
+        return bots
+
+    def _replay(
+        self, game: LiveGame, engine_game: Game, deals: list[ArchivedDeal], path: str
+    ) -> None:
+        """Check the deals and actions by replaying them with the engine, as the app does."""
+        applied = 0
+        for index, item in enumerate(deals):
+            deal_path = f"{path}.deals[{index}]"
+            _expect_number(
+                item.number,
+                index + 1,
+                _child(deal_path, "number"),
+                gettext_noop("deals are numbered 1, 2, 3 ... in order"),
+            )
+            deal = LiveDeal(
+                game=game,
+                number=item.number,
+                dealer=item.dealer,
+                deck=list(item.deck),
+                salt=item.salt,
+                commitment=item.commitment,
+                start_sequence=item.start_sequence,
+                started_at=item.started_at,
+                finished_at=item.finished_at,
+            )
+            self.plan.deals.append(deal)
+            self._deal(engine_game, deal, applied, deal_path)
+            for action_index, action in enumerate(item.actions):
+                applied += 1
+                action_path = f"{deal_path}.actions[{action_index}]"
+                _expect_number(
+                    action.sequence,
+                    applied,
+                    _child(action_path, "sequence"),
+                    gettext_noop("actions are numbered 1, 2, 3 ... through the game"),
+                )
+                try:
+                    played = Action.from_record(dict(action.action))
+                    if played.seat != action.seat:
+                        raise problem(
+                            _child(action_path, "seat"), _("must be the seat of the action")
+                        )
+                    engine_game.apply(played)
+                except (EngineError, ValueError) as error:
+                    raise problem(_child(action_path, "action"), error_text(error)) from None
+                self.plan.actions.append(
+                    LiveAction(
+                        game=game,
+                        deal=deal,
+                        sequence=action.sequence,
+                        seat=action.seat,
+                        action=played.to_record(),
+                        by_bot=action.by_bot,
+                        created_at=action.created_at,
+                    )
+                )
+        if game.sequence != applied:
+            raise problem(
+                _child(path, "sequence"),
+                _("must be %(n)d, the number of actions in the deals") % {"n": applied},
+            )
+        over = engine_game.over
+        if (game.status == LiveGame.Status.FINISHED) != over:
+            raise problem(
+                _child(path, "status"),
+                _("the actions end the game") if over else _("the actions do not end the game"),
+            )
+        current = engine_game.current
+        expected = {
+            "winner": engine_game.winner if over else None,
+            "to_act": current.to_act if current is not None else None,
+        }
+        for name, value in expected.items():
+            if getattr(game, name) != value:
+                raise problem(
+                    _child(path, name),
+                    _("must be %(value)s, as the actions say") % {"value": json.dumps(value)},
+                )
+
+    def _deal(self, engine_game: Game, deal: LiveDeal, applied: int, path: str) -> None:
+        if deal.start_sequence != applied:
+            raise problem(
+                _child(path, "start_sequence"),
+                _("must be %(n)d: a deal is dealt after the actions before it") % {"n": applied},
+            )
+        if deal.dealer != engine_game.next_dealer:
+            raise problem(
+                _child(path, "dealer"),
+                _("must be %(n)d: the deal passes to the left") % {"n": engine_game.next_dealer},
+            )
+        if deck_commitment(deal.deck, deal.salt) != deal.commitment:
+            raise problem(_child(path, "commitment"), _("does not match the deck and the salt"))
+        try:
+            engine_game.start_deal(deal.deck)
+        except (EngineError, ValueError) as error:
+            raise problem(_child(path, "deck"), error_text(error)) from None
+
+
+# ----------------------------------------------------------------------------- import
+@transaction.atomic
+def tournament_import(*, actor: User, club: Club, data: Any) -> Tournament:
+    """Recreate an archived tournament in `club`; all of it, or nothing if anything is wrong.
+
+    Raises PermissionDenied unless `actor` directs the club, and ValidationError naming the path
+    of the bad element of the document (e.g. "rounds[2].tables[0].seats[3].start_number: no
+    registration has start number 17").
+    """
+    if not is_director(actor, club):
+        raise PermissionDenied(_("Only a director of this club may do this."))
+    # One import at a time per club, so two of one tournament get different names.
+    club = Club.objects.select_for_update().get(pk=club.pk)
+    plan = _Reader(data, club).read()
+    tournament = plan.tournament
+    tournament.name = _free_name(club, tournament.name, tournament.date)
+    logins, made = _logins({username for *_row, username in plan.logins} | _player_logins(plan))
+    for row, name, username in plan.logins:
+        setattr(row, name, logins[username])
+    players = _players_of_club(club, plan, logins, made)
+    for registration, index in plan.registrations:
+        registration.player = players[index]
+    # Each bulk_create sets the rows' links from the parents saved before them and reads back
+    # their ids; it keeps the archived times, which are defaults rather than automatic.
+    for model, rows in (
+        (Tournament, [tournament]),
+        (Registration, [registration for registration, _index in plan.registrations]),
+        (Round, plan.rounds),
+        (Table, plan.tables),
+        (Seat, plan.seats),
+        (ResultVersion, plan.versions),
+        (TableResult, plan.results),
+        (LiveGame, plan.games),
+        (LiveSeat, plan.live_seats),
+        (LiveSeatChange, plan.seat_changes),
+        (LiveDeal, plan.deals),
+        (LiveAction, plan.actions),
+    ):
+        model.objects.bulk_create(rows)
+    for game in plan.deal_on:
+        live_game_deal_on(game=game)
+    if tournament.results_version:
+        standings_recompute(tournament_id=tournament.pk)
+    waiting = [(game.pk, game.sequence) for game in plan.bot_turns]
+
+    def bots_play_on() -> None:
+        for game_id, sequence in waiting:
+            enqueue_bot_turn(game_id, sequence)
+
+    if waiting:
+        transaction.on_commit(bots_play_on)
+    return tournament
+
+
+def _player_logins(plan: _Plan) -> set[str]:
+    return {username for _player, username in plan.players if username is not None}
+
+
+def _logins(usernames: set[str]) -> tuple[dict[str, User], set[str]]:
+    """The users of these usernames, and the names of those the import made: missing ones are
+    created without a usable password."""
+    users = {user.username: user for user in User.objects.filter(username__in=usernames)}
+    missing = []
+    for username in sorted(usernames - set(users)):
+        user = User(username=username)
+        user.set_unusable_password()
+        missing.append(user)
+    User.objects.bulk_create(missing)
+    users.update((user.username, user) for user in missing)
+    return users, {user.username for user in missing}
+
+
+def _players_of_club(
+    club: Club, plan: _Plan, logins: dict[str, User], made: set[str]
+) -> list[Player]:
+    """The club's player for each archived player, as the club knows him, or a new player.
+
+    A login names its player; without one, a name that only one player of the club without a
+    login has (ignoring case and extra spaces, as registering by names does) is that player,
+    unless two archived players share it. A new player gets his login only if the import made
+    it: a login the site had already is its owner's, and linking it to a player would let that
+    player's personal link sign in as him.
+    """
+    users = [logins[username] for username in _player_logins(plan)]
+    owners = {player.user_id: player for player in Player.objects.filter(user__in=users)}
+    namesakes: defaultdict[str, list[Player]] = defaultdict(list)
+    for known in Player.objects.filter(club=club, user__isnull=True).order_by("pk"):
+        namesakes[name_key(known.name)].append(known)
+    archived = Counter(name_key(player.name) for player, username in plan.players if not username)
+    chosen, new = [], []
+    for player, username in plan.players:
+        if username is not None:
+            owner = owners.get(logins[username].pk)
+            if owner is not None and owner.club_id == club.pk:
+                chosen.append(owner)
+                continue
+            if owner is None and username in made:
+                player.user = logins[username]
+        else:
+            key = name_key(player.name)
+            if len(namesakes[key]) == 1 and archived[key] == 1:
+                chosen.append(namesakes[key][0])
+                continue
+        chosen.append(player)
+        new.append(player)
+    Player.objects.bulk_create(new)
+    return chosen
+
+
+def _free_name(club: Club, name: str, date: datetime.date) -> str:
+    """The name, numbered if the club has a tournament of the same slug on that date."""
+    taken = {
+        slugify(other, allow_unicode=True)
+        for other in Tournament.objects.filter(club=club, date=date).values_list("name", flat=True)
+    }
+    if slugify(name, allow_unicode=True) not in taken:
+        return name
+    for number in itertools.count(2):
+        suffix = f" ({number})"
+        candidate = name[: Tournament._meta.get_field("name").max_length - len(suffix)] + suffix
+        if slugify(candidate, allow_unicode=True) not in taken:
+            return candidate
+    raise AssertionError("unreachable")
