@@ -484,10 +484,6 @@ def table_seats(table: Table) -> list[Seat]:
     return list(table.seats.select_related("registration__player").order_by("position"))
 
 
-def seat_name(seat: Seat) -> str:
-    return seat.display_name
-
-
 def result_latest_version(table: Table) -> ResultVersion | None:
     """The version the table's result stands at (the one to confirm or dispute), if any."""
     result = TableResult.objects.filter(table=table).only("version").first()

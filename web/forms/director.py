@@ -116,6 +116,21 @@ def _number(value: Decimal) -> int | float:
     return int(value) if value == value.to_integral_value() else float(value)
 
 
+# The settings that are one field each (the rules, ranking and points are spread over several).
+PLAIN_FIELDS = (
+    "name",
+    "date",
+    "is_public",
+    "rounds_planned",
+    "table_size",
+    "bots_allowed",
+    "round_format",
+    "deals_per_round",
+    "seating_mode",
+    "quick_results_allowed",
+)
+
+
 class TournamentForm(DirectorForm):
     """A tournament's settings; `options()` gives the keyword arguments of the services."""
 
@@ -215,18 +230,7 @@ class TournamentForm(DirectorForm):
         points = dict(source.placement_points) if source else None
         rules = dict(source.rules) if source else {}
         if source is not None:
-            for name in (
-                "name",
-                "date",
-                "is_public",
-                "rounds_planned",
-                "table_size",
-                "bots_allowed",
-                "round_format",
-                "deals_per_round",
-                "seating_mode",
-                "quick_results_allowed",
-            ):
+            for name in PLAIN_FIELDS:
                 self.initial[name] = getattr(source, name)
         if precedence is None:
             precedence = default_precedence()
@@ -276,21 +280,7 @@ class TournamentForm(DirectorForm):
     def options(self) -> dict[str, Any]:
         """Everything but the club, as keyword arguments of tournament_create/_update."""
         data = self.cleaned_data
-        options = {
-            name: data[name]
-            for name in (
-                "name",
-                "date",
-                "is_public",
-                "rounds_planned",
-                "table_size",
-                "bots_allowed",
-                "round_format",
-                "deals_per_round",
-                "seating_mode",
-                "quick_results_allowed",
-            )
-        }
+        options = {name: data[name] for name in PLAIN_FIELDS}
         options["standings_precedence"] = [
             data[f"precedence_{slot}"]
             for slot in range(1, PRECEDENCE_SLOTS + 1)

@@ -64,10 +64,6 @@ def player_home(request: HttpRequest) -> HttpResponse:
 
 
 # ----------------------------------------------------------------------------- the score sheet
-def _table_for(request: HttpRequest, table_id: int) -> tuple[Table, TableRole]:
-    return selectors.table_for(request.user, table_id)
-
-
 def _refused(request: HttpRequest, table: Table, reason: str = "") -> HttpResponse:
     context = {"table": table, "reason": reason}
     return render(request, "player/sheet_refused.html", context, status=403)
@@ -143,7 +139,7 @@ def _render_sheet(
     status: int = 200,
 ) -> HttpResponse:
     seats = selectors.table_seats(table)
-    names = [selectors.seat_name(seat) for seat in seats]
+    names = [seat.display_name for seat in seats]
     result = selectors.table_result(table)
     latest = selectors.result_latest_version(table)
     user = request.user
@@ -212,7 +208,7 @@ def _sheet_page(request: HttpRequest, table: Table, role: TableRole) -> SheetPag
 @require_http_methods(["GET", "HEAD", "POST"])
 def table_sheet(request: HttpRequest, table_id: int) -> HttpResponse:
     """The table's score sheet: enter it, or read it and confirm or dispute a table-mate's."""
-    table, role = _table_for(request, table_id)
+    table, role = selectors.table_for(request.user, table_id)
     if not role.may_enter:
         return _refused(request, table)
     if request.method == "POST":
@@ -255,7 +251,7 @@ def table_sheet_check(request: HttpRequest, table_id: int) -> HttpResponse:
     htmx gets a fragment (the summary, and each deal's line swapped in by id); without
     JavaScript the "Check" button gets the whole page back, with one more empty deal to fill in.
     """
-    table, role = _table_for(request, table_id)
+    table, role = selectors.table_for(request.user, table_id)
     if not role.may_enter:
         return _refused(request, table)
     return sheet_entry.answer_check(
@@ -267,7 +263,7 @@ def table_sheet_check(request: HttpRequest, table_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def result_confirm(request: HttpRequest, table_id: int, number: int) -> HttpResponse:
-    table, role = _table_for(request, table_id)
+    table, role = selectors.table_for(request.user, table_id)
     if not role.may_enter:
         return _refused(request, table)
     try:
@@ -289,7 +285,7 @@ def result_confirm(request: HttpRequest, table_id: int, number: int) -> HttpResp
 @login_required
 @require_POST
 def result_dispute(request: HttpRequest, table_id: int, number: int) -> HttpResponse:
-    table, role = _table_for(request, table_id)
+    table, role = selectors.table_for(request.user, table_id)
     if not role.may_enter:
         return _refused(request, table)
     form = DisputeForm(request.POST)

@@ -48,7 +48,7 @@ def damaged_message() -> str:
 
 
 def seat_names(table: Table) -> list[str]:
-    return [selectors.seat_name(seat) for seat in selectors.table_seats(table)]
+    return [seat.display_name for seat in selectors.table_seats(table)]
 
 
 def check_sheet(*, table: Table, entry: SheetEntry, names: list[str]) -> EntryCheck:
