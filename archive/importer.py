@@ -78,25 +78,10 @@ from scoring.services import standings_recompute
 from tournaments.models import Club, Player, Registration, Round, Seat, Table, Tournament
 from tournaments.names import name_key
 from tournaments.selectors import is_director
-from tournaments.services import tournament_options_clean
+from tournaments.services import OPTION_FIELDS, tournament_options_clean
 
 # What the director's upload accepts; the command line reads archives of any size.
 ARCHIVE_MAX_BYTES = 20 * 1024 * 1024
-
-# The settings judged together, as a tournament's writes judge them.
-TOURNAMENT_OPTIONS = (
-    "rounds_planned",
-    "table_size",
-    "bots_allowed",
-    "round_format",
-    "deals_per_round",
-    "rules",
-    "seating_mode",
-    "standings_precedence",
-    "placement_points",
-    "quick_results_allowed",
-    "is_public",
-)
 
 
 # ----------------------------------------------------------------------------- reading a file
@@ -203,7 +188,7 @@ class _Reader:
     # --------------------------------------------------------------------- the tournament
     def _tournament(self, item: ArchivedTournament) -> Tournament:
         path = "tournament"
-        options = {name: getattr(item, name) for name in TOURNAMENT_OPTIONS}
+        options = {name: getattr(item, name) for name in OPTION_FIELDS}
         options["rules"] = dict(options["rules"])
         options["standings_precedence"] = list(options["standings_precedence"])
         options["placement_points"] = dict(options["placement_points"])

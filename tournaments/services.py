@@ -49,15 +49,15 @@ FORMAT_FIELDS = (
     "rules",
     "seating_mode",
 )
-EDITABLE_FIELDS = (
-    "name",
-    "date",
-    "is_public",
-    "quick_results_allowed",
+# Every setting of a tournament, judged together by tournament_options_clean.
+OPTION_FIELDS = (
+    *FORMAT_FIELDS,
     "standings_precedence",
     "placement_points",
-    *FORMAT_FIELDS,
+    "quick_results_allowed",
+    "is_public",
 )
+EDITABLE_FIELDS = ("name", "date", *OPTION_FIELDS)
 
 
 def new_seed() -> int:
@@ -273,9 +273,7 @@ def tournament_update(*, actor: User, tournament: Tournament, **changes: Any) ->
             )
     current = {f: getattr(tournament, f) for f in EDITABLE_FIELDS}
     current.update(changes)
-    cleaned = tournament_options_clean(
-        {f: current[f] for f in EDITABLE_FIELDS if f not in ("name", "date")}
-    )
+    cleaned = tournament_options_clean({f: current[f] for f in OPTION_FIELDS})
     if "placement_points" in changes:
         changes["placement_points"] = cleaned["placement_points"]
     for field, value in changes.items():

@@ -17,7 +17,7 @@ from rest_framework import serializers
 
 from tournaments import selectors
 from tournaments.models import Club, Player, Registration, Round, Seat, Table, Tournament
-from tournaments.services import SEED_LIMIT
+from tournaments.services import OPTION_FIELDS, SEED_LIMIT
 
 
 class ScopedRelatedField(serializers.PrimaryKeyRelatedField):
@@ -109,17 +109,7 @@ class TournamentSerializer(serializers.ModelSerializer):
             "name",
             "date",
             "status",
-            "rounds_planned",
-            "table_size",
-            "bots_allowed",
-            "round_format",
-            "deals_per_round",
-            "rules",
-            "seating_mode",
-            "standings_precedence",
-            "placement_points",
-            "quick_results_allowed",
-            "is_public",
+            *OPTION_FIELDS,
             "created_at",
         ]
         read_only_fields = ["id", "status", "created_at"]
