@@ -13,7 +13,11 @@ from tests.gameplay.conftest import human_choice
 
 pytestmark = pytest.mark.integration
 
-GAME_SECONDS = 300
+# A game to 1001 has some 300 to 400 actions. The test fails when the game stops moving (no
+# action for STUCK_SECONDS), not when a loaded machine plays it slowly; GAME_SECONDS only keeps a
+# game that never ends from running forever.
+STUCK_SECONDS = 60
+GAME_SECONDS = 1200
 
 
 @pytest.fixture
@@ -33,10 +37,13 @@ def test_a_human_and_two_worker_bots_play_a_whole_game_to_1001(worker_log):
     game = services.practice_game_start(user=user)
     deadline = time.monotonic() + GAME_SECONDS
     human_moves = 0
-    while time.monotonic() < deadline:
+    moved, last_sequence = time.monotonic(), -1
+    while time.monotonic() < deadline and time.monotonic() - moved < STUCK_SECONDS:
         game.refresh_from_db()
         if game.status == LiveGame.Status.FINISHED:
             break
+        if game.sequence != last_sequence:
+            moved, last_sequence = time.monotonic(), game.sequence
         view = selectors.live_game_view(game, user=user)
         if not view["legal"]:
             time.sleep(0.02)  # a bot's turn: the worker plays it
@@ -50,7 +57,8 @@ def test_a_human_and_two_worker_bots_play_a_whole_game_to_1001(worker_log):
         human_moves += 1
     else:
         pytest.fail(
-            f"the game did not end in {GAME_SECONDS} s; stuck at action {game.sequence}; "
+            f"the game did not move for {STUCK_SECONDS} s (or did not end in {GAME_SECONDS} s); "
+            f"stuck at action {game.sequence}; "
             f"the worker's last lines:\n{worker_log}"
         )
 
