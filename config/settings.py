@@ -243,6 +243,8 @@ AUTH_PASSWORD_VALIDATORS = [
 ]
 
 LANGUAGE_CODE = "en"
+# Where the site's date formats differ from Django's (core/formats/uk: no leading zero).
+FORMAT_MODULE_PATH = ["core.formats"]
 LANGUAGES = [
     ("en", "English"),
     ("uk", "Українська"),

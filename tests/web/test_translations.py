@@ -185,14 +185,14 @@ def test_the_game_terms_are_the_ukrainian_ones(catalogue):
         (None, "Standings"): "Турнірна таблиця",
         (None, "Tournament points"): "Турнірні очки",
         (None, "Round %(n)s"): "Тур %(n)s",
-        (None, "Seat"): "Місце",
+        (None, "Seat"): "Місце за столом",
         (None, "Deal"): "Роздача",
         (None, "Dealer"): "Здавач",
         (None, "Declarer"): "Розігруючий",
         (None, "Bid"): "Заявка",
         (None, "Contract"): "Замовлення",
         (None, "Forced (both passed)"): "Вимушений прикуп (обидва спасували)",
-        (None, "Marriage on the first trick"): "Мар'яж на першому хабарі",
+        (None, "Marriage on the first trick"): "Мар'яж на першій взятці",
         ("deal outcome", "conceded"): "здався",
     }
     assert {key: by_id[key][0] for key in terms} == terms
@@ -484,7 +484,7 @@ def test_the_player_pages_count_seats_from_one(client, world):
     home = visible_text(ukrainian(client, reverse("player-home")))
     sheet = ukrainian(client, reverse("table-sheet", args=[table.pk])).content.decode()
 
-    assert "Місце 1" in home and "Ви здаєте першим" in home
+    assert "Місце за столом 1" in home and "Ви здаєте першим" in home
     assert "Місце 0" not in home
     # The options name the seats from 1; their values stay the records' indexes.
     assert re.search(r'<option value="0"[^>]*>1 · ', sheet)
@@ -681,3 +681,13 @@ def test_the_language_switch_is_remembered(client, world):
 
     client.post(reverse("set_language"), {"language": "en", "next": "/"})
     assert '<html lang="en">' in client.get(reverse("home")).content.decode()
+
+
+def test_a_ukrainian_date_is_written_without_a_leading_zero():
+    import datetime
+
+    from django.utils import formats, translation
+
+    with translation.override("uk"):
+        assert formats.date_format(datetime.date(2026, 12, 1)) == "1 грудня 2026 р."
+        assert formats.date_format(datetime.date(2026, 3, 9), "MONTH_DAY_FORMAT") == "9 березня"
