@@ -72,8 +72,15 @@ def tournament_export(*, tournament: Tournament) -> dict[str, Any]:
 
 
 # Columns that are not part of what a tournament is. A personal link signs its registration's
-# id, which an import makes anew: links printed for the original never open the copy.
-NOT_ARCHIVED = {(Registration, "personal_link_version")}
+# id, which an import makes anew: links printed for the original never open the copy. An entry
+# code is a credential: a copy's registrations draw new ones. A tournament's live games are
+# never practice games, whose guest key and address hash stay empty.
+NOT_ARCHIVED = {
+    (Registration, "personal_link_version"),
+    (Registration, "entry_code"),
+    (LiveGame, "practice_guest"),
+    (LiveGame, "practice_address"),
+}
 
 
 def _own(model: type[models.Model]) -> list[str]:

@@ -385,6 +385,11 @@ CELERY_BEAT_SCHEDULE = {
     "watch-bot-turns": {"task": "gameplay.tasks.watch_bot_turns", "schedule": 5.0},
     # Standings whose computation was lost (a broker restart) are computed all the same.
     "catch-up-standings": {"task": "scoring.tasks.catch_up_standings", "schedule": 30.0},
+    # Guests' practice games left for days (gameplay.services.DEFAULT_PRACTICE_LIMITS).
+    "forget-stale-guest-games": {
+        "task": "gameplay.tasks.forget_stale_guest_games",
+        "schedule": 60 * 60.0,
+    },
 }
 # With workers, confirmations within this many seconds share one standings computation.
 STANDINGS_DEBOUNCE_SECONDS = 2

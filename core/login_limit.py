@@ -12,6 +12,10 @@ from a key's first failure):
 - the address for any user names (`per_address`, 50): one machine trying many accounts. High
   enough that a whole club behind one NAT, typing its passwords wrong now and then, is not locked
   out together.
+The players' entry codes (`tournaments.services.player_login_from_code`) count with the same
+keys and limits: a code typed for a seat counts as a password for the user name
+"entry-code:<registration id>" (no real user name has a colon), a code typed alone only for the
+address.
 A successful sign-in never counts and clears its user name's counts, though not the address's
 (an attacker must not reset it by signing in to an account of his own). The counts live in the
 database (one atomic statement per key), so the limit holds across web processes with or without

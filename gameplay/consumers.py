@@ -8,7 +8,8 @@ The user is the one the session named when the socket opened, and only while tha
 still names him: each view sent and each move taken first reads the session again, so signing
 out (in any tab of that browser), a session that expired or was deleted, a changed password or a
 deactivated account closes the socket instead of showing the hand to whoever has the screen
-next. Frames are small and few:
+next. A guest (not signed in) is known the same way by the practice key his session holds, and
+sees his own practice games only. Frames are small and few:
 one larger than MAX_FRAME_BYTES closes the socket unread, and each connection may send
 MESSAGE_BURST messages at once and MESSAGE_RATE a second after that (a page waits for the answer
 to each move before it sends the next), beyond which messages are dropped and, once that has
@@ -122,13 +123,31 @@ def signed_in_user_id(session_key: str | None) -> Any | None:
     return user.pk
 
 
+def stored_guest(session_key: str | None) -> str:
+    """The guest key the stored session holds now ("" once it is gone: signed in, flushed,
+    expired), read from the store afresh like `signed_in_user_id`."""
+    if not session_key:
+        return ""
+    session = import_module(settings.SESSION_ENGINE).SessionStore(session_key=session_key)
+    return selectors.session_guest(session)
+
+
 def connection_user(scope: dict):
     """The user the connection sees and acts as; SignedOut once its session no longer names him.
 
-    Anonymous watchers have nothing private to lose. A scope without a session is one whose
-    user was handed to the consumer directly (tests); config.asgi always adds the session.
+    Anonymous watchers have nothing private to lose; a guest (`selectors.Guest`) is anonymous
+    but for his own practice games, and only while his session still holds his key. A scope
+    without a session is one whose user was handed to the consumer directly (tests);
+    config.asgi always adds the session.
     """
     user = scope.get("user")
+    if "session" in scope and (user is None or not user.is_authenticated):
+        # Only a session that held a key when the socket opened can be a guest's: anonymous
+        # spectators of a tournament table cost no read of the store.
+        if not selectors.session_guest(scope["session"]):
+            return user
+        key = stored_guest(scope["session"].session_key)
+        return selectors.Guest(key) if key else user
     if user is None or not user.is_authenticated or "session" not in scope:
         return user
     if signed_in_user_id(scope["session"].session_key) != user.pk:
@@ -141,6 +160,14 @@ def permitted_game(user, game_id: int):
     try:
         return selectors.live_game_for_user(user, game_id)
     except (PermissionDenied, Http404, ObjectDoesNotExist):
+        return None
+
+
+def connection_game(scope: dict, game_id: int):
+    """The live game if the connection's user (or guest) may watch it, else None."""
+    try:
+        return permitted_game(connection_user(scope), game_id)
+    except SignedOut:
         return None
 
 
@@ -226,7 +253,7 @@ class LiveGameConsumer(AsyncJsonWebsocketConsumer):
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
         self.group = game_group(self.game_id)
         self.language = scope_language(self.scope)
-        game = await database_sync_to_async(permitted_game)(self.scope.get("user"), self.game_id)
+        game = await database_sync_to_async(connection_game)(self.scope, self.game_id)
         if game is None:
             await self.end(CLOSE_FORBIDDEN)
             return

@@ -55,6 +55,16 @@ class LiveGame(models.Model):
         related_name="practice_games",
         verbose_name=_("practice game of"),
     )
+    # A guest's practice game (no login): the random key his session holds, not the session's
+    # own key, which Django changes when he signs in (then the game becomes his user's).
+    practice_guest = models.CharField(
+        _("practice game of a guest"), max_length=64, blank=True, default="", editable=False
+    )
+    # Where a guest's game was started from, as a keyed hash (never the address itself): the
+    # limit on the games started anonymously from one address counts by it.
+    practice_address = models.CharField(
+        _("started from"), max_length=64, blank=True, default="", editable=False
+    )
     # Times are defaults rather than auto_now_add, so that an archive's import keeps them.
     created_at = models.DateTimeField(_("created"), default=timezone.now, editable=False)
     finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
@@ -73,9 +83,23 @@ class LiveGame(models.Model):
                 condition=Q(table__isnull=True) | Q(practice_owner__isnull=True),
                 name="live_game_table_or_practice",
             ),
+            models.CheckConstraint(
+                condition=Q(practice_guest="") | Q(table__isnull=True, practice_owner__isnull=True),
+                name="live_game_guest_practice_only",
+            ),
         ]
         indexes = [
             models.Index(fields=["status", "turn_started_at"], name="live_game_turns"),
+            models.Index(
+                fields=["practice_guest", "created_at"],
+                condition=~Q(practice_guest=""),
+                name="live_game_guest",
+            ),
+            models.Index(
+                fields=["practice_address", "created_at"],
+                condition=~Q(practice_address=""),
+                name="live_game_guest_address",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -86,9 +110,17 @@ class LiveGame(models.Model):
     def is_practice(self) -> bool:
         return self.table_id is None
 
+    @property
+    def is_guest_practice(self) -> bool:
+        return bool(self.practice_guest)
+
 
 class LiveSeat(models.Model):
-    """A seat of a live game: a human player (a login) or a bot of a level."""
+    """A seat of a live game: a human player (a login) or a bot of a level.
+
+    A human's seat without a login is a guest's, at his practice game (`LiveGame.practice_guest`
+    says whose).
+    """
 
     game = models.ForeignKey(LiveGame, on_delete=models.CASCADE, related_name="seats")
     position = models.PositiveSmallIntegerField(_("seat"))
@@ -119,8 +151,7 @@ class LiveSeat(models.Model):
             ),
             models.CheckConstraint(condition=Q(position__lte=3), name="live_seat_position_0_to_3"),
             models.CheckConstraint(
-                condition=(Q(user__isnull=True) & ~Q(bot_level=""))
-                | Q(user__isnull=False, bot_level=""),
+                condition=Q(user__isnull=True) | Q(bot_level=""),
                 name="live_seat_human_or_bot",
             ),
         ]

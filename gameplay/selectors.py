@@ -6,21 +6,45 @@ deal (the engine decides what that is), and a deal's deck and salt appear only o
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar
 
 from django.contrib.auth.models import AnonymousUser, User
 from django.core.cache import cache
+from django.utils.crypto import constant_time_compare
 from django.utils.translation import gettext as _
 
 from gameplay.models import LiveGame, LiveSeat
-from rules import Action, Game, RuleSet
+from rules import Action, DealState, Game, RuleSet, Suit
+from rules.cards import CARD_POINTS
 from tournaments.models import Round
 from tournaments.selectors import can_view_tournament, is_director
 
-AnyUser = User | AnonymousUser
+# Where a guest's session keeps his key (web.views.practice makes it, 43 URL-safe characters).
+GUEST_SESSION_KEY = "practice_guest"
+GUEST_KEY_FORMAT = re.compile(r"[A-Za-z0-9_-]{40,64}")
+
+
+@dataclass(frozen=True)
+class Guest:
+    """A visitor who is not signed in but plays practice games: known by the key his session
+    holds. He sees and acts at his own practice games only, and at no tournament table more
+    than any anonymous visitor may."""
+
+    key: str
+    is_authenticated: ClassVar[bool] = False
+
+    def __repr__(self) -> str:
+        return "Guest(...)"  # the key is a secret, even in a log
+
+
+AnyUser = User | AnonymousUser | Guest
 # Long enough for a whole game; a state older than that is replayed again on demand.
 STATE_CACHE_SECONDS = 60 * 60
+# How many of the latest finished deals a view carries whole (`live_game_view`).
+FINAL_DEALS_SHOWN = 2
 
 
 def state_cache_key(game: LiveGame) -> str:
@@ -91,8 +115,34 @@ def live_seats(game: LiveGame) -> list[LiveSeat]:
     return list(game.seats.order_by("position"))
 
 
+def session_guest(session: Mapping[str, Any] | None) -> str:
+    """The guest key the session holds, or "" (none, or not one the app could have made)."""
+    key = session.get(GUEST_SESSION_KEY, "") if session is not None else ""
+    return key if isinstance(key, str) and GUEST_KEY_FORMAT.fullmatch(key) else ""
+
+
+def viewer_of(user: User | AnonymousUser | None, session: Mapping[str, Any] | None) -> AnyUser:
+    """Who a request (or a websocket) is: the signed-in user, else the session's guest, else
+    the anonymous visitor."""
+    if user is not None and user.is_authenticated:
+        return user
+    key = session_guest(session)
+    if key:
+        return Guest(key)
+    return user if user is not None else AnonymousUser()
+
+
+def is_guests_game(game: LiveGame, guest: Guest) -> bool:
+    """Whether the game is a practice game of this very guest."""
+    return bool(game.practice_guest) and constant_time_compare(game.practice_guest, guest.key)
+
+
 def seat_of(game: LiveGame, user: AnyUser | None) -> LiveSeat | None:
-    """The human seat `user` holds at the game, if any."""
+    """The human seat `user` (or the guest) holds at the game, if any."""
+    if isinstance(user, Guest):
+        if not is_guests_game(game, user):
+            return None
+        return game.seats.filter(user__isnull=True, bot_level="").first()
     if user is None or not user.is_authenticated:
         return None
     return game.seats.filter(user=user).first()
@@ -101,8 +151,9 @@ def seat_of(game: LiveGame, user: AnyUser | None) -> LiveSeat | None:
 def live_game_for_user(user: AnyUser | None, game_id: int) -> LiveGame | None:
     """The game if `user` may watch it, else None (whether it exists or not).
 
-    Seated players may; a practice game only its owner; a tournament table also the club's
-    directors and whoever may see the tournament, once the round is published.
+    Seated players may; a practice game only its owner (a signed-in user or a guest); a
+    tournament table also the club's directors and whoever may see the tournament, once the
+    round is published (a guest as any anonymous visitor).
     """
     game = LiveGame.objects.select_related("table__round__tournament").filter(pk=game_id).first()
     if game is None:
@@ -111,7 +162,10 @@ def live_game_for_user(user: AnyUser | None, game_id: int) -> LiveGame | None:
         return game
     if game.table is None:
         owner = game.practice_owner_id
-        return game if user is not None and user.is_authenticated and user.pk == owner else None
+        signed_in = user is not None and user.is_authenticated
+        return game if signed_in and owner is not None and user.pk == owner else None
+    if isinstance(user, Guest):
+        user = AnonymousUser()
     tournament = game.table.round.tournament
     if is_director(user, tournament.club_id):
         return game
@@ -120,8 +174,38 @@ def live_game_for_user(user: AnyUser | None, game_id: int) -> LiveGame | None:
     return None
 
 
+def is_practice_or_missing(game_id: int) -> bool:
+    """Whether no tournament table is played live as this game (the game is practice or none)."""
+    return not LiveGame.objects.filter(pk=game_id, table__isnull=False).exists()
+
+
+def practice_games_of(user: AnyUser | None):
+    """The practice games of a signed-in user or of a guest (none for anyone else)."""
+    if isinstance(user, Guest):
+        return LiveGame.objects.filter(table__isnull=True, practice_guest=user.key)
+    if user is None or not user.is_authenticated:
+        return LiveGame.objects.none()
+    return LiveGame.objects.filter(table__isnull=True, practice_owner=user)
+
+
+def practice_game_to_continue(user: AnyUser | None) -> LiveGame | None:
+    """The latest unfinished practice game of the user or guest, if any: "continue my game"."""
+    return (
+        practice_games_of(user)
+        .filter(status=LiveGame.Status.PLAYING)
+        .order_by("-created_at", "-id")
+        .first()
+    )
+
+
 def live_games_of_user(user: AnyUser | None) -> list[LiveGame]:
-    """Unfinished games where `user` holds a seat, newest first."""
+    """Unfinished games where `user` holds a seat, newest first (a guest: his practice games)."""
+    if isinstance(user, Guest):
+        return list(
+            practice_games_of(user)
+            .exclude(status=LiveGame.Status.FINISHED)
+            .order_by("-created_at", "-id")
+        )
     if user is None or not user.is_authenticated:
         return []
     return list(
@@ -136,21 +220,18 @@ def live_game_view(game: LiveGame, *, user: AnyUser | None) -> dict[str, Any]:
     """The JSON a client gets: public facts, and the private ones of the user's own seat only."""
     state = live_game_state(game)
     seats = live_seats(game)
-    mine = next(
-        (
-            seat.position
-            for seat in seats
-            if user is not None and user.is_authenticated and seat.user_id == user.pk
-        ),
-        None,
-    )
+    mine = _own_position(game, seats, user)
     deal_rows = list(game.deals.filter(start_sequence__lte=game.sequence).order_by("number"))
     deals = []
     current = None
+    running = [0] * game.players
+    done = []
     for row, deal in zip(deal_rows, state.deals, strict=True):
         if not deal.done:
             current = {"number": row.number, "dealer": row.dealer, "commitment": row.commitment}
             continue
+        running = [total + score for total, score in zip(running, deal.scores, strict=True)]
+        done.append(deal)
         deals.append(
             {
                 "number": row.number,
@@ -160,17 +241,26 @@ def live_game_view(game: LiveGame, *, user: AnyUser | None) -> dict[str, Any]:
                 "contract": deal.contract or None,
                 "outcome": deal.outcome,
                 "scores": list(deal.scores),
+                # For the end-of-deal summary: each seat's deal points (cards won and
+                # marriages), the marriages declared and the totals after the deal.
+                "points": deal.deal_points(),
+                "marriages": [
+                    {"seat": marriage.seat, "suit": Suit(marriage.suit).letter}
+                    for marriage in deal.marriages()
+                ],
+                "totals": running,
                 "deck": row.deck,
                 "salt": row.salt,
                 "commitment": row.commitment,
             }
         )
+    # The latest finished deals as everyone saw them at their end (public now, their decks too),
+    # so that the page can show how they ended before it shows the next deal: two of them, as
+    # a four-player table's dealer sits out a whole deal the bots may play at once.
+    for entry, deal in zip(deals[-FINAL_DEALS_SHOWN:], done[-FINAL_DEALS_SHOWN:], strict=True):
+        entry["final"] = public_observation(deal, None)
     latest = state.deals[-1] if state.deals else None
-    observation = latest.observation(mine).to_dict() if latest is not None else None
-    if observation is not None:
-        # Who played each card, so that the page need not know the order of play.
-        for trick in observation["tricks"]:
-            trick["seats"] = trick_seats(latest.active, trick["leader"], len(trick["cards"]))
+    observation = public_observation(latest, mine) if latest is not None else None
     to_act = state.current.to_act if state.current is not None else None
     legal = []
     concede_confirm = None
@@ -201,6 +291,27 @@ def live_game_view(game: LiveGame, *, user: AnyUser | None) -> dict[str, Any]:
         # The question before a concession, with what it scores under this game's rules.
         "concede_confirm": concede_confirm,
     }
+
+
+def _own_position(game: LiveGame, seats: list[LiveSeat], user: AnyUser | None) -> int | None:
+    if isinstance(user, Guest):
+        guest_seats = [seat for seat in seats if seat.user_id is None and not seat.is_bot]
+        return guest_seats[0].position if guest_seats and is_guests_game(game, user) else None
+    if user is None or not user.is_authenticated:
+        return None
+    return next((seat.position for seat in seats if seat.user_id == user.pk), None)
+
+
+def public_observation(deal: DealState, seat: int | None) -> dict[str, Any]:
+    """The engine's observation of the deal for `seat` (None: a spectator) as JSON, each trick
+    with who played each card and its card points, so that the page need not know the order
+    of play nor the points of the cards."""
+    observation = deal.observation(seat)
+    data = observation.to_dict()
+    for trick, shown in zip(observation.tricks, data["tricks"], strict=True):
+        shown["seats"] = trick_seats(deal.active, trick.leader, len(trick.cards))
+        shown["points"] = sum(CARD_POINTS[card] for card in trick.cards)
+    return data
 
 
 def trick_seats(active: Sequence[int], leader: int, count: int) -> list[int]:

@@ -17,19 +17,31 @@ import threading
 from collections import deque
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, transaction
-from django.db.models import Exists, OuterRef
+from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
+from django.utils.crypto import salted_hmac
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from bots import make_bot
 from core.exceptions import Conflict
 from core.i18n import error_text
+from gameplay import pacing
 from gameplay.broadcast import notify_game_changed
 from gameplay.models import LiveAction, LiveDeal, LiveGame, LiveSeat, LiveSeatChange
-from gameplay.selectors import live_game_state, new_engine_game, remember_state, state_cache_key
+from gameplay.selectors import (
+    Guest,
+    live_game_state,
+    new_engine_game,
+    practice_games_of,
+    remember_state,
+    seat_of,
+    state_cache_key,
+)
 from gameplay.shuffle import deck_commitment, new_salt, secure_deck
 from rules import Action, DealState, EngineError, Game, IllegalActionError
 from scoring.models import TableResult
@@ -42,8 +54,30 @@ from tournaments.services import player_login_ensure
 logger = logging.getLogger(__name__)
 
 PRACTICE_BOT_LEVEL = "easy"
-PRACTICE_FIRST_DEALER = 2  # the human at seat 0 is the first to bid
+PRACTICE_PLAYERS = (3, 4)
 BOT_LEVEL_NAMES = set(BotLevel.values)
+# The limits on practice games; settings.PRACTICE_LIMITS may change any of them. Bots cost the
+# server CPU, so nobody may start games without end, least of all anonymously.
+DEFAULT_PRACTICE_LIMITS = {
+    "window": 60 * 60,  # seconds over which the games started are counted
+    "per_user": 30,  # games a signed-in user may start in the window
+    "per_guest": 10,  # games one guest (one browser session) may start in the window
+    "per_address": 20,  # guests' games started from one address in the window
+    "guest_unfinished": 3,  # a guest's unfinished games; one more gives up his oldest
+    "guest_kept_days": 3,  # a guest's game without a move for this long is deleted
+}
+
+
+class PracticeLimitReached(Exception):
+    """Too many practice games were started from here lately; `retry_after` seconds to wait."""
+
+    def __init__(self, message: str, *, retry_after: int) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
+
+
+def practice_limits() -> dict[str, int]:
+    return {**DEFAULT_PRACTICE_LIMITS, **getattr(settings, "PRACTICE_LIMITS", {})}
 
 
 # ----------------------------------------------------------------------------- starting games
@@ -99,32 +133,48 @@ def live_game_create_for_table(*, actor: User, table: Table) -> LiveGame:
 @transaction.atomic
 def practice_game_start(
     *,
-    user: User | None = None,
+    user: User | Guest | None = None,
+    players: int = 3,
     bot_level: str = PRACTICE_BOT_LEVEL,
+    address: str = "",
     owner: User | None = None,
 ) -> LiveGame:
-    """A practice game at once: `user` at seat 0 against two bots, and he bids first.
+    """A practice game at once: `user` (signed in, or a guest) at seat 0 against bots.
 
-    The first dealer is seat 2, so the page opens on the human's own move instead of a wait.
+    `players` is 3 or 4 (2 or 3 bots of `bot_level`). In his first practice game the human is
+    the first to bid, so the page opens on his own move; after that the first dealer moves one
+    seat on with each game he starts, so he is not always first. Games are limited (see
+    DEFAULT_PRACTICE_LIMITS): a guest's from his session and from his `address`.
 
     `owner` is another name for `user` (the table page's code and benchmark use it).
     """
     user = user if user is not None else owner
-    if user is None or not user.is_authenticated:
+    guest = user if isinstance(user, Guest) else None
+    if guest is None and (user is None or not user.is_authenticated):
         raise PermissionDenied(_("Sign in to practise against bots."))
+    if type(players) is not int or players not in PRACTICE_PLAYERS:
+        raise ValidationError(_("A practice game is for 3 or 4 players."), code="players")
     if bot_level not in BOT_LEVEL_NAMES:
         raise ValidationError(_("Unknown bot level %(level)s.") % {"level": bot_level})
+    address_key = _address_key(address) if guest is not None else ""
+    _check_practice_limits(user, address_key)
+    previous = practice_games_of(user).order_by("-created_at", "-id").first()
+    if guest is not None:
+        _give_up_oldest_guest_games(guest)
     game = LiveGame.objects.create(
-        players=3,
-        first_dealer=PRACTICE_FIRST_DEALER,
+        players=players,
+        first_dealer=_practice_first_dealer(previous, players),
         rules={},
         status=LiveGame.Status.PLAYING,
-        practice_owner=user,
+        practice_owner=None if guest is not None else user,
+        practice_guest=guest.key if guest is not None else "",
+        practice_address=address_key,
     )
-    player = player_of(user)
-    name = player.name if player is not None else (user.get_full_name() or user.get_username())
-    LiveSeat.objects.create(game=game, position=0, user=user, name=name)
-    for position in (1, 2):
+    if guest is not None:
+        LiveSeat.objects.create(game=game, position=0, name=_("Guest"))
+    else:
+        LiveSeat.objects.create(game=game, position=0, user=user, name=_human_name(user))
+    for position in range(1, players):
         LiveSeat.objects.create(
             game=game,
             position=position,
@@ -133,6 +183,118 @@ def practice_game_start(
         )
     _start(game)
     return game
+
+
+def _human_name(user: User) -> str:
+    player = player_of(user)
+    return player.name if player is not None else (user.get_full_name() or user.get_username())
+
+
+def _practice_first_dealer(previous: LiveGame | None, players: int) -> int:
+    """The seat left of the dealer bids first: the human at seat 0 in his first game, then the
+    deal moves one seat on per game."""
+    if previous is None:
+        return players - 1
+    return (previous.first_dealer + 1) % players
+
+
+def _address_key(address: str) -> str:
+    """A keyed hash of the client's address: the limit can count by it, a reader of the
+    database learns nothing of the address."""
+    if not address:
+        return ""
+    return salted_hmac("gameplay.practice_address", address[:100], algorithm="sha256").hexdigest()
+
+
+def _check_practice_limits(user: User | Guest, address_key: str) -> None:
+    limits = practice_limits()
+    since = timezone.now() - datetime.timedelta(seconds=limits["window"])
+    counted = [
+        (practice_games_of(user), limits["per_guest" if isinstance(user, Guest) else "per_user"])
+    ]
+    if address_key:
+        by_address = LiveGame.objects.filter(table__isnull=True, practice_address=address_key)
+        counted.append((by_address, limits["per_address"]))
+    for games, limit in counted:
+        most = max(1, limit)
+        started = list(
+            games.filter(created_at__gte=since)
+            .order_by("-created_at")
+            .values_list("created_at", flat=True)[:most]
+        )
+        if len(started) >= most:
+            # Once the oldest of the last `most` games leaves the window, one more may start.
+            wait = started[-1] + datetime.timedelta(seconds=limits["window"]) - timezone.now()
+            minutes = max(1, -(-int(wait.total_seconds()) // 60))
+            raise PracticeLimitReached(
+                ngettext(
+                    "Too many practice games were started from here lately. "
+                    "Try again in %(minutes)d minute, or go on with a game you have.",
+                    "Too many practice games were started from here lately. "
+                    "Try again in %(minutes)d minutes, or go on with a game you have.",
+                    minutes,
+                )
+                % {"minutes": minutes},
+                retry_after=max(1, int(wait.total_seconds()) + 1),
+            )
+
+
+def _give_up_oldest_guest_games(guest: Guest) -> None:
+    """Keep a guest's unfinished games under the limit: his oldest ones end, unplayed."""
+    keep = practice_limits()["guest_unfinished"] - 1
+    unfinished = list(
+        practice_games_of(guest)
+        .filter(status=LiveGame.Status.PLAYING)
+        .order_by("-created_at", "-id")
+        .values_list("pk", flat=True)
+    )
+    given_up = unfinished[max(keep, 0) :]
+    if given_up:
+        # The rows stay (the limits count them) until forget_stale_guest_games deletes them.
+        LiveGame.objects.filter(pk__in=given_up).update(
+            status=LiveGame.Status.FINISHED, finished_at=timezone.now(), to_act=None
+        )
+
+
+@transaction.atomic
+def practice_games_hand_over(*, guest: Guest, user: User) -> int:
+    """A guest who signs in keeps his practice games: they become the user's, his seat at each
+    the user's seat. Returns the number of games handed over."""
+    if not user.is_authenticated:
+        raise PermissionDenied(_("Sign in to practise against bots."))
+    games = list(
+        practice_games_of(guest).select_for_update().values_list("pk", flat=True).order_by("pk")
+    )
+    if not games:
+        return 0
+    LiveSeat.objects.filter(game__in=games, user__isnull=True, bot_level="").update(
+        user=user, name=_human_name(user)
+    )
+    LiveGame.objects.filter(pk__in=games).update(practice_owner=user, practice_guest="")
+    return len(games)
+
+
+def practice_guest_games_forget(*, now: datetime.datetime | None = None, batch: int = 200) -> int:
+    """Delete the guests' practice games nobody has moved at for `guest_kept_days`, and forget
+    the addresses games were started from once the limit no longer counts them. Returns the
+    number of games deleted (at most `batch` a call; the periodic task comes again)."""
+    limits = practice_limits()
+    now = now or timezone.now()
+    cutoff = now - datetime.timedelta(days=limits["guest_kept_days"])
+    stale = list(
+        LiveGame.objects.filter(table__isnull=True)
+        .exclude(practice_guest="")
+        .filter(
+            Q(turn_started_at__lt=cutoff) | Q(turn_started_at__isnull=True, created_at__lt=cutoff)
+        )
+        .values_list("pk", flat=True)[:batch]
+    )
+    with transaction.atomic():
+        LiveGame.objects.filter(pk__in=stale).delete()
+        LiveGame.objects.exclude(practice_address="").filter(
+            created_at__lt=now - datetime.timedelta(seconds=limits["window"])
+        ).update(practice_address="")
+    return len(stale)
 
 
 def _start(game: LiveGame) -> None:
@@ -180,7 +342,7 @@ def live_game_deal_on(*, game: LiveGame) -> LiveGame:
 # ----------------------------------------------------------------------------- actions
 @transaction.atomic
 def live_game_act(
-    *, actor: User, game: LiveGame, action: dict[str, Any], expected_sequence: int
+    *, actor: User | Guest, game: LiveGame, action: dict[str, Any], expected_sequence: int
 ) -> LiveGame:
     """Apply the action of `actor`'s seat, if he saw the game as it is (`expected_sequence`).
 
@@ -188,9 +350,7 @@ def live_game_act(
     against the rules is a ValidationError whose message names the rule.
     """
     game = LiveGame.objects.select_for_update().get(pk=game.pk)
-    seat = None
-    if actor is not None and actor.is_authenticated:
-        seat = game.seats.filter(user=actor).first()
+    seat = seat_of(game, actor)
     if seat is None:
         raise PermissionDenied(_("You do not hold a seat at this game."))
     if game.status != LiveGame.Status.PLAYING:
@@ -382,7 +542,14 @@ def enqueue_bot_turn(game_id: int, sequence: int) -> None:
 
     if not play_bot_turn.app.conf.task_always_eager:
         try:
-            play_bot_turn.delay(game_id, sequence)
+            # A worker waits the bot's pause (gameplay.pacing); eager turns run at once and the
+            # table page shows them one by one instead, so no request sleeps.
+            pause = bot_turn_pause(game_id)
+        except Exception:
+            logger.exception("Could not read the pause before the bot turn of game %s", game_id)
+            pause = 0.0
+        try:
+            play_bot_turn.apply_async((game_id, sequence), countdown=pause)
         except Exception:
             # The move is committed; the watchdog sends the turn again once the broker is back.
             logger.exception("Could not enqueue the bot turn of game %s", game_id)
@@ -401,6 +568,16 @@ def enqueue_bot_turn(game_id: int, sequence: int) -> None:
                 logger.exception("The bot turn of game %s failed", turn_game)
     finally:
         _eager.queue = None
+
+
+def bot_turn_pause(game_id: int) -> float:
+    """Seconds before the bot's turn at the game should be played, so that the move before it
+    can be seen (gameplay.pacing). A table where no human plays waits for no one, and neither
+    does a game that cannot be read."""
+    game = LiveGame.objects.filter(pk=game_id).first()
+    if game is None or not game.seats.filter(bot_level="").exists():
+        return 0.0
+    return pacing.pause_before_bot(live_game_state(game).current)
 
 
 def bot_turns_watchdog(*, older_than_seconds: float = 5) -> int:

@@ -1,4 +1,5 @@
-"""Celery tasks of live games: thin interfaces to the services that play bot seats."""
+"""Celery tasks of live games: thin interfaces to the services that play bot seats and forget
+guests' old practice games."""
 
 # Every task has an explicit name, the one it had when Celery named it after its module: a task
 # queued before the code moves to another module still finds its function after the upgrade.
@@ -26,3 +27,10 @@ def play_bot_turn(game_id: int, expected_sequence: int) -> None:
 def watch_bot_turns() -> None:
     """Periodic (CELERY_BEAT_SCHEDULE): enqueue again the bot turns a dead worker left behind."""
     services.bot_turns_watchdog()
+
+
+@shared_task(ignore_result=True, name="gameplay.tasks.forget_stale_guest_games")
+def forget_stale_guest_games() -> None:
+    """Periodic (CELERY_BEAT_SCHEDULE): delete the guests' practice games left unplayed for days,
+    and the addresses games were started from once the limit no longer counts them."""
+    services.practice_guest_games_forget()

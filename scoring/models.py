@@ -140,3 +140,37 @@ class StandingsSnapshot(models.Model):
             "tournament": self.tournament.name,
             "version": self.version,
         }
+
+
+class SheetDraft(models.Model):
+    """The deals a table has entered so far, saved after every deal while the game is played.
+
+    Not a result: it only keeps what was typed, so that a reload, a second phone or a table-mate
+    sees the same sheet until it is submitted (which empties it). `version` counts the saves;
+    a writer names the version he saw and gets a conflict, not an overwrite, when another saved
+    meanwhile. `removed` keeps the deal removed last (its index and row), to undo the removal.
+    """
+
+    table = models.OneToOneField(Table, on_delete=models.CASCADE, related_name="sheet_draft")
+    version = models.PositiveIntegerField(_("version"), default=0)
+    rows = models.JSONField(_("deals"), default=list, blank=True)
+    removed = models.JSONField(_("removed deal"), null=True, blank=True)
+    updated_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("saved by"),
+    )
+    updated_at = models.DateTimeField(_("saved"), default=timezone.now, editable=False)
+
+    class Meta:
+        verbose_name = _("score sheet draft")
+        verbose_name_plural = _("score sheet drafts")
+
+    def __str__(self) -> str:
+        return _("Draft of %(table)s (version %(version)d)") % {
+            "table": self.table,
+            "version": self.version,
+        }

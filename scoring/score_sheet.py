@@ -22,7 +22,7 @@ import itertools
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, cast
+from typing import Any, TypeGuard, cast
 
 from rules.cards import CARD_POINTS, DECK_SIZE, MARRIAGE_VALUE
 from rules.deal import DealState
@@ -81,10 +81,14 @@ class ScoreSheetError(ValueError):
 
     The messages are `Message`s: English text, with what a page needs to show them in its own
     language. A message about one row has the row's number (from 1) as its parameter `row`.
+    `unfinished` are those of the messages that only say the game is not over yet (no total has
+    reached the target, fewer rows than the table's fixed deals): a sheet being entered as the
+    table plays has them until its last deal, and breaks no rule by it.
     """
 
-    def __init__(self, messages: Sequence[Message]) -> None:
+    def __init__(self, messages: Sequence[Message], *, unfinished: Sequence[Message] = ()) -> None:
         self.messages = list(messages)
+        self.unfinished = list(unfinished)
         super().__init__("\n".join(self.messages))
 
 
@@ -221,6 +225,63 @@ def validate_score_sheet(
     )
 
 
+def declarer_score(*, bid: int, contract: int | None, outcome: str, forced: bool) -> int | None:
+    """What the declarer of a deal scores (RULES.md 5.4 and 7): +contract made, -contract failed;
+    conceded, 0 for a forced declarer, else minus the contract, or minus the bid before naming
+    one. None for a played deal without its contract or an unknown outcome."""
+    if outcome == "conceded":
+        if forced:
+            return 0
+        return -bid if contract is None else -contract
+    if contract is None or outcome not in ("made", "failed"):
+        return None
+    return contract if outcome == "made" else -contract
+
+
+def following_scores(
+    sheet: Any, *, players: int, first_dealer: int, rules: RuleSet
+) -> list[dict[int, int]]:
+    """For each row of a deal-by-deal sheet being typed in, the seats' scores that follow from
+    the deal itself, so that nobody types them: the declarer's always (`declarer_score`), and in
+    a conceded deal the other active players' (`concede_bonus` each, RULES.md 5.4). The dealer is
+    the row's by the rotation; a row whose declarer, bid, contract or outcome cannot be read (or
+    whose declarer sits out) gives what it can, often nothing. The validator still judges every
+    score, these too."""
+    rows = sheet.get("rows") if isinstance(sheet, Mapping) else None
+    if not isinstance(rows, list):
+        return []
+    found: list[dict[int, int]] = []
+    for index, raw in enumerate(rows):
+        found.append(_following_row(raw, (first_dealer + index) % players, players, rules))
+    return found
+
+
+def _following_row(raw: Any, dealer: int, players: int, rules: RuleSet) -> dict[int, int]:
+    if not isinstance(raw, Mapping):
+        return {}
+    declarer, bid, contract = raw.get("declarer"), raw.get("bid"), raw.get("contract")
+    outcome, forced = raw.get("outcome"), raw.get("forced", False)
+    if (
+        not _is_whole(declarer)
+        or not 0 <= declarer < players
+        or not _is_whole(bid)
+        or not (contract is None or _is_whole(contract))
+        or not isinstance(outcome, str)
+        or not isinstance(forced, bool)
+    ):
+        return {}
+    scores: dict[int, int] = {}
+    score = declarer_score(bid=bid, contract=contract, outcome=outcome, forced=forced)
+    if score is not None:
+        scores[declarer] = score
+    active = [(dealer + k) % players for k in (1, 2, 3)]
+    if outcome == "conceded" and declarer in active:
+        for seat in active:
+            if seat != declarer:
+                scores[seat] = rules.concede_bonus
+    return scores
+
+
 def sheet_from_deals(deals: Iterable[DealState]) -> dict[str, Any]:
     """The score sheet of finished engine deals, in order: what a live table submits."""
     rows = []
@@ -253,7 +314,8 @@ def _validate_deals(
     if not isinstance(rows, list):
         raise ScoreSheetError([Message(_("'rows' must be a list with one row per deal"))])
     if not rows:
-        raise ScoreSheetError([Message(_("the sheet has no rows"))])
+        empty = Message(_("the sheet has no rows"))
+        raise ScoreSheetError([empty], unfinished=[empty])
     errors: list[Message] = []
     parsed: list[SheetRow] = []
     running: list[tuple[int, ...]] = []
@@ -304,10 +366,11 @@ def _validate_deals(
             if winner is not None:
                 ended_after = number
 
+    unfinished: list[Message] = []
     if totals_known:
         if fixed_deals is not None:
             if len(rows) < fixed_deals:
-                errors.append(
+                unfinished.append(
                     ngettext(
                         "this table plays %(count)s deal, but the sheet has only %(rows)s rows",
                         "this table plays %(count)s deals, but the sheet has only %(rows)s rows",
@@ -318,9 +381,10 @@ def _validate_deals(
             else:
                 winner = _sole_leader(totals)
         elif ended_after is None:
-            errors.append(_not_over_message(totals, len(rows), rules.target))
+            unfinished.append(_not_over_message(totals, len(rows), rules.target))
+    errors += unfinished
     if errors:
-        raise ScoreSheetError(errors)
+        raise ScoreSheetError(errors, unfinished=unfinished)
     final = tuple(totals)
     return ValidatedSheet(
         mode="deals",
@@ -546,6 +610,10 @@ def _row_rule_error(row: SheetRow, dealer: int, players: int, rules: RuleSet) ->
 
 def _declarer_score_error(row: SheetRow) -> Message | None:
     seat, contract, score = row.declarer, row.contract, row.scores[row.declarer]
+    if score == declarer_score(
+        bid=row.bid, contract=contract, outcome=row.outcome, forced=row.forced
+    ):
+        return None
     values = {"seat": _seat(seat), "contract": contract, "score": score}
     if row.outcome == "made" and score != contract:
         return Message(
@@ -861,5 +929,5 @@ def _placements(totals: Sequence[int], winner: int | None) -> tuple[int, ...]:
     return tuple(places)
 
 
-def _is_whole(value: Any) -> bool:
+def _is_whole(value: Any) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)

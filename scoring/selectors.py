@@ -10,7 +10,7 @@ from django.http import Http404
 from django.utils.translation import gettext as _
 
 from scoring import standings as standings_logic
-from scoring.models import ResultVersion, StandingsSnapshot, TableResult
+from scoring.models import ResultVersion, SheetDraft, StandingsSnapshot, TableResult
 from tournaments.models import BotLevel, Registration, Round, Seat, Table, Tournament
 from tournaments.selectors import AnyUser, can_view_tournament, is_director, seat_of_user
 
@@ -588,3 +588,8 @@ def player_tables(user: AnyUser | None) -> list[PlayerTable]:
             )
         )
     return found
+
+
+def sheet_draft(table: Table) -> SheetDraft | None:
+    """The deals the table has entered so far (scoring.services.sheet_draft_save), if any."""
+    return SheetDraft.objects.select_related("updated_by__player").filter(table=table).first()

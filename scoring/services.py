@@ -8,7 +8,7 @@ client saw, so a second writer gets a conflict instead of overwriting the first.
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from django.conf import settings
@@ -24,13 +24,24 @@ from core.i18n import translate
 from rules import RuleSet
 from scoring import standings as standings_logic
 from scoring import standings_cache
-from scoring.models import ResultVersion, StandingsSnapshot, TableResult
-from scoring.score_sheet import ScoreSheetError, ValidatedSheet, validate_score_sheet
+from scoring.models import ResultVersion, SheetDraft, StandingsSnapshot, TableResult
+from scoring.score_sheet import (
+    MAX_TOTAL,
+    ScoreSheetError,
+    ValidatedSheet,
+    following_scores,
+    validate_score_sheet,
+)
 from scoring.selectors import sheet_running_totals, standings_inputs, table_role
 from scoring.signals import standings_stored
 from tournaments.models import Round, Table, Tournament
 
 logger = logging.getLogger(__name__)
+
+# Seat 1 (position 0) deals a table's first deal; the deal passes to the left after every deal.
+FIRST_DEALER = 0
+# A draft holds at most as many deals as the entry form takes (web/forms/sheet.py's MAX_DEALS).
+DRAFT_MAX_DEALS = 300
 
 # The due mark outlives the countdown a little, so a late task still finds (and clears) it.
 
@@ -45,6 +56,10 @@ def results_open_for_round(*, round_: Round) -> None:
     )
 
 
+def _table_rules(table: Table) -> RuleSet:
+    return RuleSet.from_dict(table.round.tournament.rules)
+
+
 def _validate_sheet(table: Table, sheet: Any) -> ValidatedSheet:
     """The score sheet judged against the table's seats and the tournament's rules.
 
@@ -55,8 +70,8 @@ def _validate_sheet(table: Table, sheet: Any) -> ValidatedSheet:
     return validate_score_sheet(
         sheet,
         players=table.seats.count(),
-        first_dealer=0,
-        rules=RuleSet.from_dict(tournament.rules),
+        first_dealer=FIRST_DEALER,
+        rules=_table_rules(table),
         fixed_deals=fixed,
         quick_allowed=tournament.quick_results_allowed,
     )
@@ -132,6 +147,11 @@ def _store_version(*, result, validated, actor, source, confirm, note) -> Result
         winner_position=validated.winner,
         submitted_by=actor if actor is not None and actor.is_authenticated else None,
         note=(note or "")[:1000],
+    )
+    # What the table typed in is now a submitted sheet: the draft starts again, empty (its version
+    # goes on, so a phone that saw the old draft gets a conflict instead of bringing it back).
+    SheetDraft.objects.filter(table=table).update(
+        rows=[], removed=None, version=F("version") + 1, updated_at=timezone.now()
     )
     result.version = version.number
     result.status = TableResult.Status.SUBMITTED
@@ -344,6 +364,8 @@ class SheetCheck:
     row_messages: dict[int, list[str]]
     sheet_messages: list[str]
     running_totals: list[tuple[int, ...] | None]
+    # Those of the sheet's messages that only say the game is not over yet (no rule is broken).
+    unfinished_messages: list[str] = field(default_factory=list)
 
     @property
     def valid(self) -> bool:
@@ -373,6 +395,7 @@ def sheet_check(*, table: Table, sheet: Any) -> SheetCheck:
             row_messages=row_messages,
             sheet_messages=sheet_messages,
             running_totals=sheet_running_totals(sheet, table.seats.count()),
+            unfinished_messages=[translate(message) for message in error.unfinished],
         )
     return SheetCheck(
         validated=validated,
@@ -381,3 +404,99 @@ def sheet_check(*, table: Table, sheet: Any) -> SheetCheck:
         sheet_messages=[],
         running_totals=sheet_running_totals(sheet, validated.players),
     )
+
+
+def sheet_following_scores(*, table: Table, sheet: Any) -> list[dict[int, int]]:
+    """For each deal of a sheet being typed in, the seats' scores that follow from the deal (the
+    declarer's, and the defenders' of a conceded deal), by the table's rules: the entry fills
+    them in instead of asking for them (scoring.score_sheet.following_scores)."""
+    return following_scores(
+        sheet,
+        players=table.seats.count(),
+        first_dealer=FIRST_DEALER,
+        rules=_table_rules(table),
+    )
+
+
+# ----------------------------------------------------------------------------- sheet drafts
+_DRAFT_ROW_FIELDS = frozenset({"dealer", "declarer", "bid", "contract", "outcome", "forced"})
+# What the entry form keeps of a field it could not read (web/forms/sheet.py), so that the
+# draft shows it again as it was typed.
+_DRAFT_TEXT = 20
+
+
+def _draft_value(value: Any) -> bool:
+    if value is None or isinstance(value, bool):
+        return True
+    if isinstance(value, int):
+        return abs(value) <= MAX_TOTAL
+    return isinstance(value, str) and len(value) <= _DRAFT_TEXT
+
+
+def _draft_rows(rows: Any, players: int) -> list[dict[str, Any]]:
+    """The deals of a draft as given, if they are deals as the entry form reads them: at most
+    DRAFT_MAX_DEALS, each with its known fields and one score per seat, every value a number
+    within MAX_TOTAL, a short text or empty. They need not follow the rules (yet)."""
+    refused = ValidationError(_("The draft is not a score sheet's deals."), code="draft")
+    if not isinstance(rows, list) or len(rows) > DRAFT_MAX_DEALS:
+        raise refused
+    kept = []
+    for row in rows:
+        if not isinstance(row, dict) or not set(row) <= _DRAFT_ROW_FIELDS | {"scores"}:
+            raise refused
+        scores = row.get("scores", [None] * players)
+        if not isinstance(scores, list) or len(scores) != players:
+            raise refused
+        values = [row[name] for name in _DRAFT_ROW_FIELDS if name in row]
+        if not all(_draft_value(value) for value in [*values, *scores]):
+            raise refused
+        kept.append({**row, "scores": list(scores)})
+    return kept
+
+
+@transaction.atomic
+def sheet_draft_save(
+    *,
+    actor: User,
+    table: Table,
+    rows: Any,
+    expected_version: int,
+    removed: dict[str, Any] | None = None,
+) -> SheetDraft:
+    """Save the deals a table has entered so far (after each deal, or a removal and its undo).
+
+    Open to the people who may submit the table's sheet (its players, the club's directors).
+    `expected_version` is the draft's version the writer saw: another save since raises
+    Conflict, and the writer reads the newer draft instead of overwriting it. `removed` is the
+    deal just removed ({"index": ..., "row": ...}), kept to undo the removal; any other save
+    forgets it.
+    """
+    table = Table.objects.select_related("round__tournament__club").get(pk=table.pk)
+    role = table_role(actor, table)
+    if not role.at_table:
+        raise PermissionDenied(_("Only a player at this table or a director may enter its result."))
+    if role.closed_reason:
+        raise ValidationError(role.closed_reason, code="bot_table" if role.bot_table else "closed")
+    players = table.seats.count()
+    kept = _draft_rows(rows, players)
+    if removed is not None:
+        index = removed.get("index") if isinstance(removed, dict) else None
+        if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index <= len(kept):
+            raise ValidationError(_("The draft is not a score sheet's deals."), code="draft")
+        removed = {"index": index, "row": _draft_rows([removed.get("row")], players)[0]}
+    # The table's result row is the lock every writer of its sheet takes, so that two first
+    # saves cannot both create the draft.
+    _lock_result(table)
+    draft, _created = SheetDraft.objects.select_for_update().get_or_create(table=table)
+    if draft.version != expected_version:
+        raise Conflict(
+            _("The sheet was saved meanwhile (version %(v)d) from another phone at the table.")
+            % {"v": draft.version}
+        )
+    draft.rows = kept
+    draft.removed = removed
+    draft.version += 1
+    draft.updated_by = actor if actor.is_authenticated else None
+    draft.updated_at = timezone.now()
+    draft.save()
+    return draft

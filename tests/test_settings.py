@@ -406,6 +406,7 @@ def test_the_tasks_keep_their_names_wherever_their_code_lives():
     names = {
         gameplay_tasks.play_bot_turn: "gameplay.tasks.play_bot_turn",
         gameplay_tasks.watch_bot_turns: "gameplay.tasks.watch_bot_turns",
+        gameplay_tasks.forget_stale_guest_games: "gameplay.tasks.forget_stale_guest_games",
         scoring_tasks.recompute_standings: "scoring.tasks.recompute_standings",
         scoring_tasks.catch_up_standings: "scoring.tasks.catch_up_standings",
         web_tasks.prerender_standings: "tournaments.tasks.prerender_standings",

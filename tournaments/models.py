@@ -1,5 +1,7 @@
 """Database models of clubs, players, tournaments, registrations, rounds, tables and seats."""
 
+import secrets
+
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
@@ -160,6 +162,20 @@ class Tournament(models.Model):
         return None
 
 
+# The code a player types to sign in on a phone (the table's QR page, or "For players" on the
+# home page), printed on his player card: six characters from an alphabet without look-alikes
+# (no 0 and O, no 1, I and L, no U), typed in either case. It names one registration of the
+# whole site, so a code of one tournament never opens another's; the director's "new link"
+# draws a new code with the new link.
+ENTRY_CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTVWXYZ"
+ENTRY_CODE_LENGTH = 6
+
+
+def new_entry_code() -> str:
+    """A random entry code (the services draw again while one is taken, `unused_entry_code`)."""
+    return "".join(secrets.choice(ENTRY_CODE_ALPHABET) for _ in range(ENTRY_CODE_LENGTH))
+
+
 class Registration(models.Model):
     class Status(models.TextChoices):
         ACTIVE = "active", _("active")
@@ -182,6 +198,14 @@ class Registration(models.Model):
     # Signed into the player's personal link for this tournament; the director's "new link"
     # raises it, and every link printed before stops signing in.
     personal_link_version = models.PositiveIntegerField(_("personal link version"), default=1)
+    # Printed on the player card beside the personal link; see ENTRY_CODE_ALPHABET.
+    entry_code = models.CharField(
+        _("entry code"),
+        max_length=ENTRY_CODE_LENGTH,
+        unique=True,
+        default=new_entry_code,
+        editable=False,
+    )
 
     class Meta:
         ordering = ["tournament", "start_number"]
@@ -201,6 +225,12 @@ class Registration(models.Model):
 
     def __str__(self) -> str:
         return f"#{self.start_number} {self.player}"
+
+    @property
+    def entry_code_display(self) -> str:
+        """The entry code as printed, in two groups of three ("K7M 4PX")."""
+        half = len(self.entry_code) // 2
+        return f"{self.entry_code[:half]} {self.entry_code[half:]}"
 
 
 class Round(models.Model):

@@ -3,13 +3,24 @@
 from __future__ import annotations
 
 import datetime
+import hashlib
 
 from django.contrib.auth.models import AnonymousUser, User
 from django.core import signing
 from django.db.models import Count, Prefetch, Q, QuerySet
 from django.urls import reverse
 
-from tournaments.models import Club, Player, Registration, Round, Seat, Table, Tournament
+from tournaments.models import (
+    ENTRY_CODE_ALPHABET,
+    ENTRY_CODE_LENGTH,
+    Club,
+    Player,
+    Registration,
+    Round,
+    Seat,
+    Table,
+    Tournament,
+)
 
 AnyUser = User | AnonymousUser
 
@@ -180,6 +191,135 @@ def registration_from_personal_link(token: str) -> Registration | None:
         .filter(pk=int(registration_id), personal_link_version=int(version))
         .first()
     )
+
+
+# ----------------------------------------------------------------------------- entry codes
+# A phone's keyboard is often Ukrainian: the Cyrillic letters that look like the code's Latin
+# ones are read as those (and lower case as upper case), spaces and dashes are left out.
+_LOOK_ALIKES = str.maketrans(dict(zip("АВСЕНКМОРТХУ", "ABCEHKMOPTXY", strict=True)))
+_CODE_LETTERS = frozenset(ENTRY_CODE_ALPHABET)
+
+
+def entry_code_clean(text: object) -> str | None:
+    """The entry code as typed, in its printed spelling, or None if it cannot be one."""
+    if not isinstance(text, str) or len(text) > 40:
+        return None
+    code = "".join(text.split()).replace("-", "").upper().translate(_LOOK_ALIKES)
+    if len(code) != ENTRY_CODE_LENGTH or not set(code) <= _CODE_LETTERS:
+        return None
+    return code
+
+
+def registration_by_entry_code(code: str) -> Registration | None:
+    return (
+        Registration.objects.select_related("tournament", "player").filter(entry_code=code).first()
+    )
+
+
+# ----------------------------------------------------------------------------- a player's way in
+def table_for_seat_choice(user: AnyUser | None, table_id: int) -> Table | None:
+    """A table whose QR code was scanned, for the "which seat is yours?" page: any published
+    table (a private tournament's too: its card lies on the club's table), a draft one only for
+    the club's directors; None otherwise. What the page may show of it: `seat_names_shown`."""
+    table = Table.objects.select_related("round__tournament__club").filter(pk=table_id).first()
+    if table is None:
+        return None
+    if table.round.status == Round.Status.DRAFT and not is_director(
+        user, table.round.tournament.club_id
+    ):
+        return None
+    return table
+
+
+def seat_names_shown(user: AnyUser | None, table: Table) -> bool:
+    """The seat page names the players (and the tournament) only to whoever may see the
+    tournament's public pages, which name them anyway; a private one's shows seat numbers."""
+    return can_view_tournament(user, table.round.tournament)
+
+
+def player_seat_now(user: AnyUser | None, tournament: Tournament | int) -> Seat | None:
+    """The user's seat in the latest published round of a tournament, if he plays in it."""
+    if user is None or not user.is_authenticated:
+        return None
+    tournament_id = tournament if isinstance(tournament, int) else tournament.pk
+    round_ = (
+        Round.objects.filter(tournament_id=tournament_id)
+        .exclude(status=Round.Status.DRAFT)
+        .order_by("-number")
+        .first()
+    )
+    if round_ is None:
+        return None
+    return (
+        Seat.objects.select_related("table__round")
+        .filter(round=round_, registration__player__user=user)
+        .first()
+    )
+
+
+# ----------------------------------------------------------------------------- live status
+# The player's pages poll for news every few seconds: each poll answers 204 unless the key of
+# what the page shows has changed, so these read a few columns and render nothing. The table's
+# result is read through its reverse relation from scoring (`result`), as scoring reads the
+# live game's, without importing it.
+
+
+def _status_key(parts: object) -> str:
+    return hashlib.sha256(repr(parts).encode()).hexdigest()[:20]
+
+
+def player_status_key(user: AnyUser | None) -> str:
+    """What /me/ shows, as a short key: each tournament's state, its latest published round,
+    the user's table and seat in it and that table's result (status and version)."""
+    if user is None or not user.is_authenticated:
+        return _status_key(None)
+    registrations = list(
+        Registration.objects.filter(player__user=user)
+        .order_by("pk")
+        .values_list("pk", "status", "tournament_id", "tournament__status")
+    )
+    tournament_ids = {row[2] for row in registrations}
+    latest: dict[int, tuple[int, int, str]] = {}
+    for tournament_id, number, pk, status in (
+        Round.objects.filter(tournament_id__in=tournament_ids)
+        .exclude(status=Round.Status.DRAFT)
+        .values_list("tournament_id", "number", "pk", "status")
+    ):
+        if number > latest.get(tournament_id, (0,))[0]:
+            latest[tournament_id] = (number, pk, status)
+    seats = sorted(
+        Seat.objects.filter(
+            registration_id__in=[row[0] for row in registrations],
+            round_id__in=[value[1] for value in latest.values()],
+        ).values_list(
+            "registration_id",
+            "table_id",
+            "position",
+            "table__result__status",
+            "table__result__version",
+        )
+    )
+    return _status_key((registrations, sorted(latest.items()), seats))
+
+
+def table_status_key(user: AnyUser | None, table: Table) -> str:
+    """What the sheet page's live part shows, as a short key: the table's result (status,
+    version, time of the last write), its round's and tournament's state, and the user's seat in
+    the tournament's latest published round (the next round's draw)."""
+    state = (
+        Table.objects.filter(pk=table.pk)
+        .values_list(
+            "result__status",
+            "result__version",
+            "result__updated_at",
+            "round__status",
+            "round__tournament__status",
+        )
+        .first()
+    )
+    seat = player_seat_now(user, table.round.tournament_id)
+    where = (seat.table_id, seat.position, seat.table.round.number) if seat is not None else None
+    return _status_key((state, where))
 
 
 # ----------------------------------------------------------------------------- public pages

@@ -7,6 +7,7 @@ transaction. Views, API views, admin actions and management commands all call th
 from __future__ import annotations
 
 import datetime
+import hmac
 import secrets
 import unicodedata
 from typing import Any
@@ -20,6 +21,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from core.i18n import error_text
+from core.login_limit import SignInAttempt, SignInRefused, refusal_message
 from rules import RuleOptionError, RuleSet
 from scoring.standings import validate_placement_points, validate_precedence
 from tournaments.models import (
@@ -30,11 +32,14 @@ from tournaments.models import (
     Table,
     Tournament,
     default_placement_points,
+    new_entry_code,
 )
 from tournaments.names import DIRECTION_CONTROLS, name_key, person_name
 from tournaments.selectors import (
+    entry_code_clean,
     is_director,
     latest_round,
+    registration_by_entry_code,
     registration_from_personal_link,
 )
 
@@ -346,6 +351,7 @@ def registration_create(*, actor: User, tournament: Tournament, player: Player) 
                 player=player,
                 start_number=highest + 1,
                 first_round=first_round,
+                entry_code=unused_entry_code(),
             )
     except IntegrityError:
         raise ValidationError({"player": _("The player is already registered.")}) from None
@@ -471,6 +477,16 @@ def registration_create_from_names(
 
 
 # ----------------------------------------------------------------------------- personal links
+def unused_entry_code() -> str:
+    """A new entry code that no registration has (a registration made elsewhere, by an
+    archive's import or a test's factory, takes the model's random default; the unique column
+    refuses the rare repeat there)."""
+    while True:
+        code = new_entry_code()
+        if not Registration.objects.filter(entry_code=code).exists():
+            return code
+
+
 def personal_link_registration(*, token: str) -> Registration:
     """The registration whose player a personal link signs in, or ValidationError saying why it
     no longer does: tampered with, expired or replaced, the player withdrawn, the tournament over.
@@ -500,6 +516,32 @@ def player_login_from_link(*, token: str) -> User:
     lost piece of paper must not open the management pages.
     """
     registration = personal_link_registration(token=token)
+    return _registration_login(
+        registration,
+        director_refusal=_(
+            "A personal link cannot sign in a director. Sign in with your password instead."
+        ),
+    )
+
+
+def _registration_usable(registration: Registration) -> None:
+    """ValidationError unless the registration's player may still be signed in to play: the
+    same rule for a personal link, an entry code and a director's hand-over."""
+    if registration.tournament.status == Tournament.Status.FINISHED:
+        raise ValidationError(
+            _("The tournament is over: its players no longer sign in to enter results."),
+            code="finished",
+        )
+    if registration.status != Registration.Status.ACTIVE:
+        raise ValidationError(
+            _("The player is withdrawn from the tournament and no longer signs in to play."),
+            code="withdrawn",
+        )
+
+
+def _registration_login(registration: Registration, *, director_refusal: str) -> User:
+    """The login of the registration's player, made without a password if he has none; never a
+    director's or an administrator's (a lost card must not open the management pages)."""
     player = (
         Player.objects.select_for_update(of=("self",))
         .select_related("user")
@@ -511,16 +553,81 @@ def player_login_from_link(*, token: str) -> User:
     if not user.is_active:
         raise ValidationError(_("This player's login is switched off. Ask the director."))
     if user.is_staff or user.is_superuser or user.directed_clubs.exists():
-        raise ValidationError(
-            _("A personal link cannot sign in a director. Sign in with your password instead.")
-        )
+        raise ValidationError(director_refusal, code="director")
     return user
+
+
+def player_login_from_code(
+    *, code: str, address: str, registration: Registration | None = None
+) -> tuple[User, Registration]:
+    """The login an entry code signs in, and its registration (see `models.ENTRY_CODE_ALPHABET`).
+
+    The code is the authority, so there is no actor. On the table's page the player first says
+    which seat is his (`registration`): the code must be that registration's, and failures are
+    counted for it as a password's are for its user name (core/login_limit.py: a guesser at one
+    seat, from one address or many), and for the address. On the home page's entry the code
+    alone names the registration; failures count for the address. Over the limit it raises
+    SignInRefused before the code is looked at. The code signs in while the registration is
+    active and the tournament not finished, never a director; it authenticates the player, not a
+    device: the phones already signed in as him stay so.
+
+    Not one transaction: a failure is counted even though the attempt then raises.
+    """
+    username = f"entry-code:{registration.pk}" if registration is not None else ""
+    attempt = SignInAttempt(address=address, username=username)
+    if attempt.refused():
+        raise SignInRefused(refusal_message())
+    typed = entry_code_clean(code)
+    if typed is None:
+        raise ValidationError(
+            {"code": _("A code has six letters and digits, as printed on your player card.")}
+        )
+    if registration is not None:
+        found = registration if hmac.compare_digest(registration.entry_code, typed) else None
+    else:
+        found = registration_by_entry_code(typed)
+    if found is None:
+        attempt.failed()
+        if registration is not None:
+            message = _(
+                "This is not the code of this seat. Check the seat and the code on your "
+                "player card."
+            )
+        else:
+            message = _("No player has this code. Check it on your player card.")
+        raise ValidationError({"code": message})
+    attempt.succeeded()
+    found = Registration.objects.select_related("tournament", "player").get(pk=found.pk)
+    _registration_usable(found)
+    with transaction.atomic():
+        user = _registration_login(
+            found,
+            director_refusal=_(
+                "A code cannot sign in a director. Sign in with your password instead."
+            ),
+        )
+    return user, found
+
+
+@transaction.atomic
+def player_login_by_director(*, actor: User, registration: Registration) -> User:
+    """The login of a registration's player, for a director who hands a phone to him (the
+    player lost his card, or never had one): the director's own sign-in is the authority."""
+    registration = Registration.objects.select_related("tournament", "player").get(
+        pk=registration.pk
+    )
+    require_director(actor, registration.tournament.club_id)
+    _registration_usable(registration)
+    return _registration_login(
+        registration,
+        director_refusal=_("This player is also a director: he signs in with his password."),
+    )
 
 
 @transaction.atomic
 def personal_link_renew(*, actor: User, registration: Registration) -> Registration:
-    """A new personal link for the registration's player; the links handed out before it stop
-    signing in (a card was lost, or picked up by someone else)."""
+    """A new personal link and entry code for the registration's player; the link and code
+    handed out before stop signing in (a card was lost, or picked up by someone else)."""
     registration = (
         Registration.objects.select_for_update(of=("self",))
         .select_related("tournament")
@@ -528,7 +635,8 @@ def personal_link_renew(*, actor: User, registration: Registration) -> Registrat
     )
     require_director(actor, registration.tournament.club_id)
     registration.personal_link_version = F("personal_link_version") + 1
-    registration.save(update_fields=["personal_link_version"])
+    registration.entry_code = unused_entry_code()
+    registration.save(update_fields=["personal_link_version", "entry_code"])
     registration.refresh_from_db(fields=["personal_link_version"])
     return registration
 

@@ -1,130 +1,213 @@
-// The score-sheet form of the director's result page and the player's sheet page: add and remove
-// deals, keep the dealer rotation and the field names in order, and move on with Enter instead of
-// submitting a half-typed sheet. The server checks the sheet (htmx posts it on every change and
-// swaps in the running totals and what to fix); nothing here judges the rules or adds up scores.
+// The score-sheet form of the director's result page and the player's sheet page, entered one
+// deal at a time as the table plays. The server does the work: htmx posts the sheet on every
+// change and swaps in the running totals, what to fix and the scores each deal gives (the
+// declarer's, the defenders' of a conceded deal); "Save the deal and go on", "Remove deal N" and
+// "Undo" save the table's draft and swap in the form the server sends back. This script shows
+// the given scores in their fields (not typed, not sent: the server fills them in again), moves
+// on with Enter, warns before leaving a deal that is not saved, and keeps going when the server
+// cannot be reached. Nothing here judges the rules or adds up scores.
 (function () {
   "use strict";
 
-  var form = document.getElementById("sheet-form");
-  if (!form) {
-    return;
-  }
-  // A field the server refused loses its mark once it is changed; the check says the rest.
-  form.addEventListener("input", function (event) {
-    event.target.removeAttribute("aria-invalid");
-  });
-  // With this script the sheet is checked as it is typed and deals are added one by one; the
-  // buttons that do it by reloading the page are for browsers without it.
-  form.querySelectorAll("[data-nojs]").forEach(function (button) {
-    button.hidden = true;
-  });
+  var SAVES = "[data-add-deal], [data-remove-deal], [data-restore-deal]";
+  // The fields of a deal whose change makes its given scores stale (its scores do not).
+  var DEAL_FIELD = /-(dealer|declarer|bid|contract|outcome|forced)$/;
+  var dirty = false;
+  var saving = false;
+  var lastSave = null;
 
-  var template = document.getElementById("deal-template");
-  var deals = form.querySelector("[data-deals]");
-  if (!template || !deals) {
-    return; // final totals only: no deals to add or number
-  }
-  var prefix = form.dataset.prefix || "rows";
-  var players = parseInt(form.dataset.players, 10) || 4;
-  var total = form.querySelector('input[name="' + prefix + '-TOTAL_FORMS"]');
-  var addButton = form.querySelector("[data-add-deal]");
-  var fieldPattern = new RegExp("(" + prefix + "-)(\\d+|__prefix__)(-)");
-  var checkPattern = /^deal-check-(\d+|__prefix__)$/;
-  // The translated labels, taken from the template with its placeholder number.
-  var titleTemplate = template.content.querySelector("[data-deal-title]").textContent;
-  var removeTemplate = template.content.querySelector("[data-deal-remove-label]").textContent;
-
-  function rows() {
-    return Array.prototype.slice.call(deals.querySelectorAll("[data-deal]"));
+  function sheetForm() {
+    return document.getElementById("sheet-form");
   }
 
-  function changed() {
-    // Tells htmx (hx-trigger="sheet:changed") to check the sheet again.
-    form.dispatchEvent(new CustomEvent("sheet:changed", { bubbles: true }));
+  function rowsOf(form) {
+    var deals = form.querySelector("[data-deals]");
+    return deals ? Array.prototype.slice.call(deals.querySelectorAll("[data-deal]")) : [];
   }
 
-  // Gives every row the names, ids and labels of its position, and the dealer of that deal.
-  function renumber() {
-    rows().forEach(function (row, index) {
-      var number = String(index + 1);
-      var named = row.querySelectorAll("[name], [id], label[for], [aria-describedby]");
-      named.forEach(function (element) {
-        ["name", "id", "for"].forEach(function (attribute) {
-          var value = element.getAttribute(attribute);
-          if (value && fieldPattern.test(value)) {
-            element.setAttribute(attribute, value.replace(fieldPattern, "$1" + index + "$3"));
-          } else if (value && checkPattern.test(value)) {
-            element.setAttribute(attribute, "deal-check-" + index);
-          }
-        });
-        // A field with errors is described by its deal's check line, which moves with it.
-        var described = element.getAttribute("aria-describedby");
-        if (described) {
-          element.setAttribute(
-            "aria-describedby",
-            described
-              .split(" ")
-              .map(function (token) {
-                return checkPattern.test(token) ? "deal-check-" + index : token;
-              })
-              .join(" ")
-          );
+  function scoreInputs(row) {
+    return Array.prototype.slice.call(row.querySelectorAll("[data-seat] input"));
+  }
+
+  function seatOf(input) {
+    return input.closest("[data-seat]").getAttribute("data-seat");
+  }
+
+  // The scores the server says the deal gives: {seat: score}.
+  function fillsOf(row) {
+    var fills = {};
+    row.querySelectorAll(".deal-check [data-fill]").forEach(function (element) {
+      fills[element.getAttribute("data-fill")] = element.getAttribute("value");
+    });
+    return fills;
+  }
+
+  function declarerOf(row) {
+    var select = row.querySelector('select[name$="-declarer"]');
+    return select ? select.value : "";
+  }
+
+  // The declarer's score and the scores the server gave are shown filled in and not sent (a
+  // disabled field is not posted, so the server always fills them in from the deal as it is);
+  // a field given before but not any more is the person's to type again.
+  function showGiven(row) {
+    var fills = fillsOf(row);
+    var declarer = declarerOf(row);
+    scoreInputs(row).forEach(function (input) {
+      var seat = seatOf(input);
+      var given = Object.prototype.hasOwnProperty.call(fills, seat);
+      if (given || (declarer !== "" && seat === declarer)) {
+        if (given) {
+          input.value = fills[seat];
+        } else if (!input.hasAttribute("data-auto")) {
+          input.value = "";
         }
-      });
-      row.querySelector("[data-deal-title]").textContent = titleTemplate
-        .trim()
-        .replace("__number__", number);
-      var remove = row.querySelector("[data-deal-remove-label]");
-      remove.textContent = removeTemplate.trim().replace("__number__", number);
-      remove.hidden = false;
-      // Seat 0 deals first and the deal passes to the left, so a deal's dealer follows from
-      // its position; the server still checks it.
-      var dealer = row.querySelector("[data-dealer]");
-      if (dealer) {
-        dealer.value = String(index % players);
+        input.disabled = true;
+        input.setAttribute("data-auto", "");
+        input.removeAttribute("aria-invalid");
+      } else if (input.hasAttribute("data-auto")) {
+        input.disabled = false;
+        input.removeAttribute("data-auto");
+        input.value = "";
       }
     });
-    total.value = String(rows().length);
   }
 
-  function addDeal() {
+  // A deal changed: its given scores are stale until the server's check gives them again.
+  function dealChanged(row) {
+    row.querySelectorAll(".deal-check [data-fill]").forEach(function (element) {
+      element.remove();
+    });
+    scoreInputs(row).forEach(function (input) {
+      if (input.hasAttribute("data-auto")) {
+        input.value = "";
+      }
+    });
+    showGiven(row);
+  }
+
+  // Enter moves to the next field (and from a deal's last field saves it and goes on) instead
+  // of submitting a half-typed sheet; the submit button is the only way to send the sheet.
+  function fieldsOf(row) {
+    return Array.prototype.slice
+      .call(row.querySelectorAll("input:not([type=hidden]):not([type=checkbox]), select"))
+      .filter(function (field) {
+        return !field.disabled && !field.hasAttribute("data-dealer");
+      });
+  }
+
+  function focusDeal(row) {
+    var first = fieldsOf(row)[0];
+    row.open = true;
+    row.scrollIntoView({ block: "nearest" });
+    if (first) {
+      first.focus({ preventScroll: true });
+    }
+  }
+
+  // Without the server (no connection), a new deal from the template, so that the table can
+  // go on; everything typed is saved with the next deal that reaches the server.
+  function addDealHere(form) {
+    var template = document.getElementById("deal-template");
+    var deals = form.querySelector("[data-deals]");
+    if (!template || !deals) {
+      return;
+    }
+    var players = parseInt(form.dataset.players, 10) || 4;
+    var prefix = form.dataset.prefix || "rows";
+    var fieldPattern = new RegExp("(" + prefix + "-)(\\d+|__prefix__)(-)");
+    var checkPattern = /^deal-(check|line)-(\d+|__prefix__)$/;
     var fragment = template.content.cloneNode(true);
     var row = fragment.querySelector("[data-deal]");
+    var index = rowsOf(form).length;
+    var number = String(index + 1);
+    row.querySelectorAll("[name], [id], label[for], [aria-describedby]").forEach(function (el) {
+      ["name", "id", "for"].forEach(function (attribute) {
+        var value = el.getAttribute(attribute);
+        if (value && fieldPattern.test(value)) {
+          el.setAttribute(attribute, value.replace(fieldPattern, "$1" + index + "$3"));
+        } else if (value && checkPattern.test(value)) {
+          el.setAttribute(attribute, value.replace(checkPattern, "deal-$1-" + index));
+        }
+      });
+      var described = el.getAttribute("aria-describedby");
+      if (described) {
+        el.setAttribute("aria-describedby", described.replace(/__prefix__/g, String(index)));
+      }
+    });
+    row.querySelectorAll("[data-deal-title], [data-deal-remove-label]").forEach(function (el) {
+      el.textContent = el.textContent.trim().replace("__number__", number);
+    });
+    row.querySelector("[data-remove-deal]").value = number;
+    var dealer = row.querySelector("[data-dealer]");
+    if (dealer) {
+      dealer.value = String(index % players);
+    }
+    rowsOf(form).forEach(function (other) {
+      other.removeAttribute("data-current");
+      if (other.querySelector(".deal-check[data-done]")) {
+        other.open = false;
+      }
+    });
+    row.setAttribute("data-current", "");
     deals.appendChild(fragment);
-    renumber();
-    var first = row.querySelector("select:not([data-dealer]), input");
-    if (first) {
-      first.focus();
+    form.querySelector('input[name="' + prefix + '-TOTAL_FORMS"]').value = String(index + 1);
+    if (window.htmx) {
+      window.htmx.process(row);
     }
-    changed();
-    return row;
+    focusDeal(row);
   }
 
-  function removeDeal(row) {
-    var all = rows();
-    var index = all.indexOf(row);
-    row.remove();
-    renumber();
-    var left = rows();
-    var next = left[Math.min(index, left.length - 1)];
-    var target = next ? next.querySelector("[data-remove-deal]") : addButton;
-    if (target) {
-      target.focus();
+  function init(form, swapped) {
+    if (form.dataset.ready) {
+      return;
     }
-    changed();
+    form.dataset.ready = "1";
+    dirty = false;
+    saving = false;
+    // With this script the sheet is checked as it is typed; the buttons that do it by reloading
+    // the page are for browsers without it.
+    form.querySelectorAll("[data-nojs]").forEach(function (button) {
+      button.hidden = true;
+    });
+    rowsOf(form).forEach(showGiven);
+    if (!swapped) {
+      return;
+    }
+    var restore = form.querySelector("[data-restore-deal]");
+    var current = form.querySelector("[data-deal][data-current]");
+    if (lastSave === "remove" && restore) {
+      restore.focus();
+    } else if (form.querySelector("[data-draft-notice]")) {
+      form.querySelector("[data-draft-notice]").scrollIntoView({ block: "center" });
+    } else if (current) {
+      focusDeal(current);
+    } else {
+      form.querySelector("#sheet-check").scrollIntoView({ block: "nearest" });
+    }
   }
 
-  // Enter moves to the next field (and from the last field to a new deal) instead of
-  // submitting the form; the submit button is the only way to send the sheet.
-  function fieldsOf(row) {
-    return Array.prototype.slice.call(
-      row.querySelectorAll("input:not([type=hidden]):not([type=checkbox]), select")
-    );
-  }
+  document.addEventListener("input", function (event) {
+    var form = sheetForm();
+    if (!form || !form.contains(event.target)) {
+      return;
+    }
+    // A field the server refused loses its mark once it is changed; the check says the rest.
+    event.target.removeAttribute("aria-invalid");
+    dirty = true;
+    var row = event.target.closest("[data-deal]");
+    if (row && DEAL_FIELD.test(event.target.name || "")) {
+      dealChanged(row);
+    }
+  });
 
-  form.addEventListener("keydown", function (event) {
+  document.addEventListener("keydown", function (event) {
+    var form = sheetForm();
     var target = event.target;
-    if (event.key !== "Enter" || target.tagName !== "INPUT" || target.type === "checkbox") {
+    if (!form || !form.contains(target) || event.key !== "Enter") {
+      return;
+    }
+    if (target.tagName !== "INPUT" || target.type === "checkbox") {
       return;
     }
     var row = target.closest("[data-deal]");
@@ -138,32 +221,103 @@
       fields[position + 1].focus();
       return;
     }
-    var all = rows();
+    var all = rowsOf(form);
     var next = all[all.indexOf(row) + 1];
-    if (next) {
-      fieldsOf(next)[1].focus();
+    if (next && next.open) {
+      focusDeal(next);
     } else {
-      addDeal();
+      form.querySelector("[data-add-deal]").click();
     }
   });
 
-  form.addEventListener("click", function (event) {
-    var remove = event.target.closest("[data-remove-deal]");
-    if (remove) {
-      removeDeal(remove.closest("[data-deal]"));
+  document.addEventListener("submit", function (event) {
+    if (event.target === sheetForm()) {
+      dirty = false; // the sheet is sent: leaving the page is what the person asked for
     }
   });
 
-  // A deal whose check names something to fix gets the error mark (htmx swaps in only the lines).
-  form.addEventListener("htmx:afterSettle", function () {
-    rows().forEach(function (row) {
+  window.addEventListener("beforeunload", function (event) {
+    if (dirty && sheetForm()) {
+      event.preventDefault();
+      event.returnValue = "";
+    }
+  });
+
+  // htmx: a check waits while a deal is being saved (the saved form replaces this one), and
+  // a save's answer is swapped in even when it is a refusal (400) or a newer draft (409).
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var elt = event.detail.elt;
+    var form = sheetForm();
+    if (!form) {
+      return;
+    }
+    if (elt.matches && elt.matches(SAVES)) {
+      saving = true;
+      lastSave = elt.matches("[data-remove-deal]")
+        ? "remove"
+        : elt.matches("[data-add-deal]")
+          ? "next"
+          : "restore";
+      form.querySelectorAll("[data-save-failed]").forEach(function (note) {
+        note.hidden = true;
+      });
+    } else if (elt === form && saving) {
+      event.preventDefault();
+    }
+  });
+
+  // A save's answer replaces the whole form (its target); a check's only the summary.
+  function isSave(event) {
+    var target = event.detail.target;
+    return saving && target && target.id === "sheet-form";
+  }
+
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var status = event.detail.xhr.status;
+    if (isSave(event) && (status === 400 || status === 409)) {
+      event.detail.shouldSwap = true;
+      event.detail.isError = false;
+    }
+  });
+
+  function saveFailed(event) {
+    var form = sheetForm();
+    if (!form || !isSave(event)) {
+      return;
+    }
+    saving = false;
+    form.querySelectorAll("[data-save-failed]").forEach(function (note) {
+      note.hidden = false;
+    });
+    if (event.type === "htmx:sendError" && lastSave === "next") {
+      addDealHere(form);
+    }
+  }
+  document.addEventListener("htmx:sendError", saveFailed);
+  document.addEventListener("htmx:responseError", saveFailed);
+
+  // A deal whose check names something to fix gets the error mark (htmx swaps in only the
+  // lines), and the given scores are shown in their fields.
+  document.addEventListener("htmx:afterSettle", function () {
+    var form = sheetForm();
+    if (!form) {
+      return;
+    }
+    rowsOf(form).forEach(function (row) {
       row.classList.toggle("has-error", row.querySelector(".deal-check .error-text") !== null);
+      showGiven(row);
     });
   });
 
-  if (addButton) {
-    addButton.hidden = false;
-    addButton.addEventListener("click", addDeal);
+  // The form as the page opens, and each form a save swaps in.
+  document.addEventListener("htmx:load", function (event) {
+    var root = event.target;
+    if (root.id === "sheet-form") {
+      init(root, true);
+    }
+  });
+  var form = sheetForm();
+  if (form) {
+    init(form, false);
   }
-  renumber();
 })();

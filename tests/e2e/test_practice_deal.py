@@ -252,6 +252,11 @@ def daphne_server(tmp_path):
     server.stop()
 
 
+# A function, not an expression: the page shows the bots' moves one by one (with pauses, so the
+# wait may be long), so the wait polls, and Playwright polls an expression with eval(), which
+# the Content-Security-Policy forbids.
+MY_TURN = '() => document.getElementById("live-table").dataset.myTurn === "true"'
+
 # A human move made while the page is away, as another device of the same player would.
 MOVE_ELSEWHERE = """
 from django.contrib.auth import get_user_model
@@ -281,12 +286,12 @@ def test_the_table_is_live_over_the_websocket_and_catches_up_after_a_lost_connec
     expect(connection).to_have_attribute("data-state", "live")
     # A few moves over the socket, the bots answering on the same page.
     for _ in range(3):
-        page.wait_for_function('document.getElementById("live-table").dataset.myTurn === "true"')
+        page.wait_for_function(MY_TURN, timeout=30_000)
         button = page.locator('#controls [data-key="pass"], #hand button.card.playable').first
         if not button.count():
             button = page.locator("#controls button").first
         act_and_wait(page, button)
-    page.wait_for_function('document.getElementById("live-table").dataset.myTurn === "true"')
+    page.wait_for_function(MY_TURN, timeout=30_000)
     screenshot(page, "practice-websocket-phone")
 
     daphne_server.stop()

@@ -98,7 +98,8 @@ def enter_sheet_on_a_phone(page, table, screenshot, language: str) -> None:
         if row["forced"]:
             page.check(f"[name='{prefix}forced']")
         for seat, score in enumerate(row["scores"]):
-            page.fill(f"[name='{prefix}score_{seat}']", str(score))
+            if seat != row["declarer"]:  # the declarer's score is filled in, not typed
+                page.fill(f"[name='{prefix}score_{seat}']", str(score))
     # The running totals and the check as you type come from the server's validation.
     expect(page.locator("#sheet-form .errorlist, #sheet-form [role=alert]")).to_have_count(0)
     screenshot(page, f"{language}-player-sheet-phone")

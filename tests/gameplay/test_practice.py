@@ -38,12 +38,15 @@ def test_practice_starts_in_one_click_and_opens_the_table(client):
     ]
 
 
-def test_practice_asks_an_anonymous_visitor_to_sign_in(client):
+def test_practice_starts_a_guest_game_for_an_anonymous_visitor(client):
+    # Until issue 13 a visitor was asked to sign in here; now he plays at once, as a guest.
     response = client.post(reverse("practice-start"))
 
+    game = LiveGame.objects.get()
     assert response.status_code == 302
-    assert response["Location"].startswith(reverse("login"))
-    assert not LiveGame.objects.exists()
+    assert response["Location"] == reverse("live-game", args=[game.pk])
+    assert game.practice_owner is None and game.practice_guest
+    assert game.practice_guest == client.session[selectors.GUEST_SESSION_KEY]
 
 
 def test_practice_is_started_by_a_post_only(client):

@@ -24,6 +24,9 @@ pytestmark = pytest.mark.django_db
 EXCLUDED_PREFIXES = ("admin/", "api/", "i18n/", "static/")
 
 LOGIN = "login"  # a redirect to the sign-in page
+# A redirect to the players' way in (issue 13): the code's entry, or a table's "which seat is
+# yours?" page; never the password form.
+ENTRY = "entry"
 MOVED = "moved"  # a redirect elsewhere: the action was taken or refused with a message
 
 
@@ -165,32 +168,44 @@ PAGES: dict[str, Page] = {
     # ------------------------------------------------------------------ live tables
     # Anyone may watch a public tournament's table (without the hidden cards); only a seated
     # player may move (tests/security/test_seat_isolation.py), and none of these roles sits here.
-    "practice-start": Page(named("practice-start"), NO_POST, (LOGIN, MOVED, MOVED, MOVED)),
+    # Anyone may practise: a visitor who is not signed in plays as a guest (issue 13).
+    "practice-start": Page(named("practice-start"), NO_POST, (MOVED,) * 4),
     "live-game": Page(named("live-game", "live_game"), **PUBLIC),
     "live-game-state": Page(named("live-game-state", "live_game"), **PUBLIC),
     "live-game-act": Page(named("live-game-act", "live_game"), NO_POST, (403,) * 4, move, True),
     # The deal in progress has no replay, for anyone.
     "live-deal-replay": Page(named("live-deal-replay", "live_game", 1), (404,) * 4, NO_POST),
     # ------------------------------------------------------------------ player's pages
-    "player-home": Page(named("player-home"), SIGNED_IN, (LOGIN, 405, 405, 405)),
+    "player-home": Page(named("player-home"), (ENTRY, 200, 200, 200), (ENTRY, 405, 405, 405)),
     "player-link": Page(with_text("player-link", "bogus-token"), (400,) * 4, (400,) * 4),
+    # An empty code is refused on the page, as a 400.
+    "player-enter": Page(named("player-enter"), EVERYONE, (400,) * 4),
+    "player-status": Page(named("player-status"), (403, 200, 200, 200), NO_POST),
+    # The player of the table and the director go on to the sheet; the others choose a seat.
+    "table-seat": Page(named("table-seat", "waiting_table"), (200, MOVED, 200, MOVED), (400,) * 4),
+    "table-seat-hand-over": Page(
+        named("table-seat-hand-over", "waiting_table", 0), NO_POST, (ENTRY, 403, 403, MOVED)
+    ),
     "table-sheet": Page(
-        named("table-sheet", "waiting_table"), (LOGIN, 200, 403, 200), (LOGIN, 400, 403, 400)
+        named("table-sheet", "waiting_table"), (ENTRY, 200, 403, 200), (ENTRY, 400, 403, 400)
+    ),
+    "table-sheet-status": Page(
+        named("table-sheet-status", "waiting_table"), (403, 200, 403, 200), NO_POST
     ),
     "table-sheet-check": Page(
         named("table-sheet-check", "waiting_table"),
-        (LOGIN, 405, 405, 405),
-        (LOGIN, 200, 403, 200),
+        (ENTRY, 405, 405, 405),
+        (ENTRY, 200, 403, 200),
     ),
     "table-result-confirm": Page(
         named("table-result-confirm", "waiting_table", 1),
-        (LOGIN, 405, 405, 405),
-        (LOGIN, MOVED, 403, MOVED),
+        (ENTRY, 405, 405, 405),
+        (ENTRY, MOVED, 403, MOVED),
     ),
     "table-result-dispute": Page(
         named("table-result-dispute", "waiting_table", 1),
-        (LOGIN, 405, 405, 405),
-        (LOGIN, 400, 403, 400),  # an empty note is refused on the page
+        (ENTRY, 405, 405, 405),
+        (ENTRY, 400, 403, 400),  # an empty note is refused on the page
     ),
     # ------------------------------------------------------------------ public pages
     "public-tournament-list": Page(named("public-tournament-list"), **PUBLIC),
@@ -240,6 +255,12 @@ def assert_outcome(response, expected, url: str) -> None:
     if expected == LOGIN:
         assert response.status_code == 302, (url, response.status_code)
         assert response["Location"].startswith(reverse("login") + "?next="), response["Location"]
+    elif expected == ENTRY:
+        assert response.status_code == 302, (url, response.status_code)
+        location = response["Location"]
+        assert location.startswith(reverse("player-enter") + "?next=") or location.endswith(
+            "/seat/"
+        ), location
     elif expected == MOVED:
         assert response.status_code == 302, (url, response.status_code, response.content[:300])
         assert not response["Location"].startswith(reverse("login")), response["Location"]

@@ -7,6 +7,11 @@ hold the entry's own rules (the numbers' bound, the fields a deal needs, the row
 nothing of the game: the rules engine does, through `scoring.services.sheet_check` and
 `result_submit`. So that the engine can still name what a form refused, `sheet()` keeps a field
 the form could not read as it was typed.
+
+The scores that follow from a deal (the declarer's, the defenders' of a conceded deal) are not
+typed: the engine names them (`scoring.services.sheet_following_scores`) and `with_following`
+fills them into the fields left empty and shows them as filled in. A sheet entered as the table
+plays is kept as a draft on the server; `deal_rows_data` gives a draft's deals back to the form.
 """
 
 from __future__ import annotations
@@ -130,6 +135,8 @@ class DealRowForm(SheetForm):
     def __init__(self, *args: Any, seat_names: list[str], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.seat_names = seat_names
+        # The seats whose score the deal gives (with_following), shown filled in, not typed.
+        self.following: dict[int, int] = {}
         seats = _seat_choices(seat_names)
         self.fields["dealer"].choices = seats
         # The script fills in each deal's dealer by rotation; it finds the field by this mark.
@@ -152,6 +159,44 @@ class DealRowForm(SheetForm):
     def score_inputs(self) -> list[tuple[int, str, forms.BoundField]]:
         """(seat, player's name, bound field) of every seat's score, in seat order."""
         return [(seat, name, self[f"score_{seat}"]) for seat, name in enumerate(self.seat_names)]
+
+    @property
+    def dealer_seat(self) -> int | None:
+        """The deal's dealer as typed (a seat from 0), None when it cannot be read."""
+        seat = self.typed("dealer")
+        return seat if isinstance(seat, int) and not isinstance(seat, bool) else None
+
+    @property
+    def number(self) -> int:
+        """The deal's number, from 1."""
+        return int(self.prefix.rsplit("-", 1)[-1]) + 1
+
+    def seat_name(self, name: str) -> str:
+        """The player in the seat the field `name` holds, or "" when it holds none."""
+        seat = self.typed(name)
+        if (
+            isinstance(seat, int)
+            and not isinstance(seat, bool)
+            and 0 <= seat < len(self.seat_names)
+        ):
+            return self.seat_names[seat]
+        return ""
+
+    def follow(self, scores: dict[int, int]) -> None:
+        """Show the scores the deal gives as filled in (the page does not ask for them): those
+        seats' fields that hold them, or nothing yet. A different number typed there stays, to
+        be corrected (the rules engine names it)."""
+        self.following = {}
+        for seat, score in scores.items():
+            if not 0 <= seat < len(self.seat_names):
+                continue
+            text = self._text(f"score_{seat}").strip()
+            if text not in ("", str(score)):
+                continue
+            self.following[seat] = score
+            # Not sent back: the server fills it in again from the deal as it is then.
+            widget = self.fields[f"score_{seat}"].widget
+            widget.attrs.update({"disabled": True, "data-auto": ""})
 
     def _text(self, name: str) -> str:
         if self.is_bound:
@@ -185,8 +230,17 @@ class DealRowForm(SheetForm):
         ):
             if data.get(name) in (None, "") and name not in self.errors:
                 self.add_error(name, message)
+        if (
+            data.get("outcome") in ("made", "failed")
+            and data.get("contract") is None
+            and "contract" not in self.errors
+        ):
+            self.add_error("contract", _("Enter the contract: the declarer scores it."))
+        declarer = data.get("declarer")
         for seat in range(len(self.seat_names)):
             name = f"score_{seat}"
+            if seat == declarer:
+                continue  # filled in from the contract and the outcome (with_following)
             if data.get(name) is None and name not in self.errors:
                 self.add_error(
                     name, _("Enter seat %(seat)d's score (0 if none).") % {"seat": seat + 1}
@@ -194,9 +248,8 @@ class DealRowForm(SheetForm):
         return data
 
     def field_message(self, field: forms.BoundField, error: str) -> str:
-        number = int(self.prefix.rsplit("-", 1)[-1]) + 1
         return _("Row %(n)s, %(label)s: %(error)s") % {
-            "n": number,
+            "n": self.number,
             "label": field.label,
             "error": error,
         }
@@ -303,6 +356,32 @@ def fresh_deal(index: int, players: int) -> dict[str, Any]:
     return {"dealer": index % players, "outcome": "made"}
 
 
+def _field_text(value: Any) -> str:
+    return "" if value is None else str(value)
+
+
+def deal_rows_data(rows: list[dict[str, Any]], *, players: int, fresh: int = 0) -> dict[str, str]:
+    """The deals `rows` (a draft's, or a sheet's) as the form posts them, then `fresh` new deals
+    with their dealers: to show a saved sheet as a typed one, checked and ready to go on."""
+    total = min(len(rows) + fresh, MAX_DEALS)
+    data = {
+        f"{SHEET_PREFIX}-TOTAL_FORMS": str(total),
+        f"{SHEET_PREFIX}-INITIAL_FORMS": "0",
+    }
+    for index, row in enumerate(rows[:total]):
+        prefix = f"{SHEET_PREFIX}-{index}-"
+        for name in ("dealer", "declarer", "bid", "contract", "outcome"):
+            data[prefix + name] = _field_text(row.get(name))
+        if row.get("forced") is True:
+            data[prefix + "forced"] = "on"
+        for seat, score in enumerate(list(row.get("scores") or [])[:players]):
+            data[f"{prefix}score_{seat}"] = _field_text(score)
+    for index in range(len(rows), total):
+        for name, value in fresh_deal(index, players).items():
+            data[f"{SHEET_PREFIX}-{index}-{name}"] = str(value)
+    return data
+
+
 def with_more_deals(data: Any, *, players: int, count: int) -> Any:
     """The posted sheet with up to `count` fresh deals more (never beyond MAX_DEALS rows)."""
     data = data.copy()
@@ -365,6 +444,10 @@ class SheetSubmitForm(forms.Form):
     confirm = False
     # Only compared with the table's current version: any other number is a conflict.
     expected_version = forms.IntegerField(min_value=0, widget=forms.HiddenInput)
+    # The version of the table's draft the page shows (scoring.services.sheet_draft_save).
+    draft_version = forms.IntegerField(
+        min_value=0, max_value=2**31 - 1, required=False, widget=forms.HiddenInput
+    )
 
     def options(self) -> dict[str, Any]:
         """The keyword arguments of `result_submit` besides the sheet."""
@@ -373,7 +456,30 @@ class SheetSubmitForm(forms.Form):
     def renewed(self, version: int) -> SheetSubmitForm:
         """The form again, unbound, for the version the result stands at now."""
         cleaned = getattr(self, "cleaned_data", {})
-        return type(self)(initial={**cleaned, "expected_version": version})
+        return type(self)(initial={**self.initial, **cleaned, "expected_version": version})
+
+    def seen_draft(self) -> int | None:
+        """The draft version the page showed, None when it sent none that can be read."""
+        field = self.fields["draft_version"]
+        try:
+            return field.clean(field.widget.value_from_datadict(self.data, {}, "draft_version"))
+        except forms.ValidationError:
+            return None
+
+    def with_draft(self, *, draft_version: int, result_version: int) -> SheetSubmitForm:
+        """The form again, unbound, for the page showing the draft `draft_version`: what was sent
+        with it stays (the note), the result's version as the page had it when it can be read."""
+        self.is_valid()
+        cleaned = getattr(self, "cleaned_data", {})
+        expected = cleaned.get("expected_version")
+        return type(self)(
+            initial={
+                **self.initial,
+                **cleaned,
+                "expected_version": result_version if expected is None else expected,
+                "draft_version": draft_version,
+            }
+        )
 
 
 class DirectorSheetSubmitForm(SheetSubmitForm):
@@ -437,6 +543,29 @@ class SheetEntry:
         data = with_more_deals(self.formset.data, players=len(seat_names), count=count)
         return replace(self, formset=deal_rows_formset(seat_names=seat_names, data=data))
 
+    def with_following(self, following: list[dict[int, int]]) -> SheetEntry:
+        """The entry with the scores each deal gives (`following`, one mapping per deal, seat to
+        score) filled into the fields left empty, and shown as filled in."""
+        if self.formset is None or not self.formset.is_bound or self.damaged:
+            return self
+        data = self.formset.data.copy()
+        prefix = self.formset.prefix
+        for index, scores in enumerate(following):
+            for seat, score in scores.items():
+                name = f"{prefix}-{index}-score_{seat}"
+                if not str(data.get(name) or "").strip():
+                    data[name] = str(score)
+        seat_names = self.formset.form_kwargs["seat_names"]
+        formset = deal_rows_formset(seat_names=seat_names, data=data)
+        for form, scores in zip(formset.forms, following, strict=False):
+            form.follow(scores)
+        return replace(self, formset=formset)
+
+    @property
+    def deals(self) -> list[dict[str, Any]]:
+        """The deals as typed (the rows of `sheet()`); none for final totals."""
+        return self.sheet()["rows"] if self.formset is not None else []
+
 
 def posted_entry(
     data: Any, *, seat_names: list[str], meta_form: type[SheetSubmitForm]
@@ -446,6 +575,15 @@ def posted_entry(
     meta = meta_form(data)
     if data.get("mode") == "totals":
         return SheetEntry("totals", meta, totals_form=TotalsForm(data, seat_names=seat_names))
+    return SheetEntry("deals", meta, formset=deal_rows_formset(seat_names=seat_names, data=data))
+
+
+def entry_of_deals(
+    rows: list[dict[str, Any]], *, seat_names: list[str], meta: SheetSubmitForm, fresh: int = 0
+) -> SheetEntry:
+    """The deals `rows` (a draft's, a stored sheet's) in the form as if just typed in, then
+    `fresh` new deals to fill in."""
+    data = deal_rows_data(rows, players=len(seat_names), fresh=fresh)
     return SheetEntry("deals", meta, formset=deal_rows_formset(seat_names=seat_names, data=data))
 
 

@@ -3,38 +3,79 @@ page alike: each deal's totals after it and its messages, every message, and the
 
 The messages are the entry forms' (a field they cannot read, a field a deal needs) and then the
 rules engine's (`scoring.services.sheet_check`): a deal the forms refused is reported by them
-alone, as the engine's message about it would only say the same again.
+alone, as the engine's message about it would only say the same again. A sheet whose game is
+not over yet breaks no rule by it: that is said apart (`unfinished`), not among the problems.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from scoring.services import SheetCheck
-from web.forms.sheet import SheetEntry
+from web.forms.sheet import OUTCOME_CHOICES, DealRowForm, SheetEntry
+
+
+@dataclass(frozen=True)
+class DealLine:
+    """A deal in one line, as a deal already entered is shown folded: who dealt, who declared
+    what, how it went, and everyone's score in it (None for a score not typed, or not a number).
+    A deal not typed in yet (`blank`) has only its dealer."""
+
+    dealer: str
+    blank: bool
+    declarer: str = ""
+    contract: Any = None
+    outcome: str = ""
+    forced: bool = False
+    scores: list[Any] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
 class DealCheck:
-    """What the form shows under one deal: everyone's total after it and what to fix in it."""
+    """What the form shows under one deal: everyone's total after it and what to fix in it.
+
+    `done` once the deal is complete and breaks no rule (the page folds it into its line);
+    `fills` are the scores the deal gives (seat, score), filled in for the person."""
 
     index: int
     totals: list[tuple[str, int]] | None
     messages: list[str]
+    done: bool = False
+    fills: list[tuple[int, int]] = field(default_factory=list)
+    line: DealLine | None = None
 
 
 @dataclass(frozen=True)
 class EntryCheck:
-    """A typed sheet judged: `valid` once both the forms and the rules engine accept it."""
+    """A typed sheet judged: `valid` once both the forms and the rules engine accept it.
+
+    `messages` are all that keeps it from being submitted; of them, `unfinished` only say that
+    the game is not over yet, and `problems` are the others (a rule broken, a field to fix).
+    `standing` is everyone's (seat, name, total) after the last deal whose scores are known,
+    `standing_after` that deal's number (0 before the first)."""
 
     valid: bool
     messages: list[str]
     deals: list[DealCheck]
     finals: list[dict[str, Any]]
+    unfinished: list[str] = field(default_factory=list)
+    standing: list[tuple[int, str, int]] = field(default_factory=list)
+    standing_after: int = 0
+    # What the page says of the draft it shows (another phone saved it meanwhile), if anything.
+    notice: str = ""
 
     def deal(self, index: int) -> DealCheck | None:
         return self.deals[index] if index < len(self.deals) else None
+
+    @property
+    def problems(self) -> list[str]:
+        return [message for message in self.messages if message not in self.unfinished]
+
+    @property
+    def all_done(self) -> bool:
+        """Every deal typed in so far is complete and breaks no rule."""
+        return not self.problems
 
 
 def refused_entry(message: str) -> EntryCheck:
@@ -42,8 +83,32 @@ def refused_entry(message: str) -> EntryCheck:
     return EntryCheck(valid=False, messages=[message], deals=[], finals=[])
 
 
-def entry_check(*, entry: SheetEntry, check: SheetCheck, seat_names: list[str]) -> EntryCheck:
-    """The forms' messages and the engine's `check` of the sheet `entry` gave, for the page."""
+def _deal_line(form: DealRowForm) -> DealLine:
+    if form.is_blank():
+        return DealLine(dealer=form.seat_name("dealer"), blank=True)
+    outcome = form.typed("outcome")
+    return DealLine(
+        dealer=form.seat_name("dealer"),
+        blank=False,
+        declarer=form.seat_name("declarer"),
+        contract=form.typed("contract")
+        if form.typed("contract") is not None
+        else form.typed("bid"),
+        outcome=str(dict(OUTCOME_CHOICES).get(str(outcome), "")),
+        forced=bool(form.typed("forced")),
+        scores=[form.typed(f"score_{seat}") for seat in range(len(form.seat_names))],
+    )
+
+
+def entry_check(
+    *,
+    entry: SheetEntry,
+    check: SheetCheck,
+    seat_names: list[str],
+    following: list[dict[int, int]] | None = None,
+) -> EntryCheck:
+    """The forms' messages and the engine's `check` of the sheet `entry` gave, for the page;
+    `following` the scores each deal gives (scoring.services.sheet_following_scores)."""
     form_rows = entry.row_messages()
     rows = len(entry.formset.forms) if entry.formset is not None else 0
     by_row = {
@@ -64,16 +129,41 @@ def entry_check(*, entry: SheetEntry, check: SheetCheck, seat_names: list[str]) 
         *check.sheet_messages,
     ]
     valid = entry.form_valid and check.valid
+    forms_ = list(entry.formset.forms) if entry.formset is not None else []
+    following = following or []
     deals = []
     for index in range(rows):
         running = check.running_totals[index] if index < len(check.running_totals) else None
         totals = list(zip(seat_names, running, strict=True)) if running is not None else None
-        deals.append(DealCheck(index=index, totals=totals, messages=by_row.get(index + 1, [])))
+        form = forms_[index]
+        deal_messages = by_row.get(index + 1, [])
+        fills = following[index] if index < len(following) else {}
+        deals.append(
+            DealCheck(
+                index=index,
+                totals=totals,
+                messages=deal_messages,
+                done=totals is not None and not deal_messages and not form.is_blank(),
+                fills=sorted(fills.items()),
+                line=_deal_line(form),
+            )
+        )
+    known = 0
+    while known < len(check.running_totals) and check.running_totals[known] is not None:
+        known += 1
+    last = check.running_totals[known - 1] if known else (0,) * len(seat_names)
+    unfinished = [message for message in check.unfinished_messages if message in messages]
     return EntryCheck(
         valid=valid,
         messages=messages,
         deals=deals,
         finals=_final_lines(check, seat_names, valid),
+        unfinished=unfinished,
+        standing=[
+            (seat, name, total)
+            for seat, (name, total) in enumerate(zip(seat_names, last or (), strict=False))
+        ],
+        standing_after=known,
     )
 
 

@@ -580,7 +580,9 @@ def _result_page(
         "errors": list(errors),
         "conflict": conflict,
         "refused": refused,
-        **entry_context(entry=entry, check=check, names=names, action=url, check_url=url),
+        **entry_context(
+            table=table, entry=entry, check=check, names=names, action=url, check_url=url
+        ),
     }
     return render(request, "director/table_result.html", context, status=status)
 

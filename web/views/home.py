@@ -4,8 +4,10 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_safe
 
+from gameplay.selectors import viewer_of
 from tournaments.models import Tournament
 from tournaments.selectors import tournaments_listed
+from web.presenters.practice import practice_offer
 
 HOME_RUNNING = 20
 HOME_UPCOMING = 5
@@ -22,5 +24,6 @@ def home(request: HttpRequest) -> HttpResponse:
         "running": running[:HOME_RUNNING],
         "upcoming": upcoming.order_by("date", "id")[:HOME_UPCOMING],
         "finished": finished[:HOME_FINISHED],
+        "practice": practice_offer(viewer_of(request.user, request.session)),
     }
     return render(request, "home.html", context)

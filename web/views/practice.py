@@ -1,20 +1,51 @@
-"""The one-click practice game: a signed-in visitor against two bots, started from the home page."""
+"""The one-click practice game: a visitor, signed in or a guest, against bots from the home page.
+
+A visitor who is not signed in becomes a guest: his session gets a random key of its own
+(`gameplay.selectors.GUEST_SESSION_KEY`), which his games are bound to; he keeps them when he
+signs in (gameplay.signals). The form's fields all have defaults, so its button alone starts.
+"""
 
 from __future__ import annotations
 
-from django.contrib.auth.views import redirect_to_login
+import secrets
+
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import redirect
-from django.urls import reverse
+from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
-from gameplay import services
+from gameplay import selectors, services
+from web.forms.practice import PracticeForm
+from web.presenters.practice import practice_offer
+
+
+def _guest_of(request: HttpRequest) -> selectors.Guest:
+    """The session's guest, made now if the session has none yet."""
+    key = selectors.session_guest(request.session)
+    if not key:
+        key = secrets.token_urlsafe(32)
+        request.session[selectors.GUEST_SESSION_KEY] = key
+    return selectors.Guest(key)
 
 
 @require_POST
 def practice_start(request: HttpRequest) -> HttpResponse:
-    if not request.user.is_authenticated:
-        # Back to the home page after signing in: its button posts, a redirect could only GET.
-        return redirect_to_login(reverse("home"))
-    game = services.practice_game_start(user=request.user)
+    form = PracticeForm(request.POST)
+    viewer = selectors.viewer_of(request.user, request.session)
+    if not form.is_valid():
+        context = {"practice": practice_offer(viewer, form=form)}
+        return render(request, "gameplay/practice.html", context, status=400)
+    if not viewer.is_authenticated:
+        viewer = _guest_of(request)
+    try:
+        game = services.practice_game_start(
+            user=viewer,
+            players=form.cleaned_data["players"],
+            bot_level=form.cleaned_data["bot_level"],
+            address=request.META.get("REMOTE_ADDR") or "",
+        )
+    except services.PracticeLimitReached as refusal:
+        context = {"practice": practice_offer(viewer, form=form, refusal=str(refusal))}
+        response = render(request, "gameplay/practice.html", context, status=429)
+        response["Retry-After"] = str(refusal.retry_after)
+        return response
     return redirect("live-game", game_id=game.pk)

@@ -23,7 +23,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST, require_safe
 
 from core.exceptions import Conflict
-from gameplay import selectors, services
+from gameplay import pacing, selectors, services
 from web.presenters import table as table_presenter
 
 # A POSTed move is a few dozen bytes; anything much bigger is not one.
@@ -34,15 +34,26 @@ class _NotPermitted(Exception):
     """The user may not see this game (the selector said no)."""
 
 
+def _viewer(request: HttpRequest) -> selectors.AnyUser:
+    """The signed-in user, or the guest whose practice key the session holds, or a visitor."""
+    return selectors.viewer_of(request.user, request.session)
+
+
 def _game_for(request: HttpRequest, game_id: int):
-    """The live game if the user may see it; raises Http404 or _NotPermitted otherwise."""
+    """The live game if the user may see it; raises Http404 or _NotPermitted otherwise.
+
+    A guest gets Http404 for any practice game but his own: for him no other one exists.
+    """
+    viewer = _viewer(request)
     try:
-        game = selectors.live_game_for_user(request.user, game_id)
+        game = selectors.live_game_for_user(viewer, game_id)
     except PermissionDenied:
         raise _NotPermitted from None
     except ObjectDoesNotExist:
         raise Http404 from None
     if game is None:
+        if isinstance(viewer, selectors.Guest) and selectors.is_practice_or_missing(game_id):
+            raise Http404
         raise _NotPermitted
     return game
 
@@ -61,7 +72,7 @@ def live_game(request: HttpRequest, game_id: int) -> HttpResponse:
         game = _game_for(request, game_id)
     except _NotPermitted:
         return _refuse(request)
-    view = selectors.live_game_view(game, user=request.user)
+    view = selectors.live_game_view(game, user=_viewer(request))
     config = {
         "gameId": game.pk,
         "csrfToken": get_token(request),
@@ -71,6 +82,8 @@ def live_game(request: HttpRequest, game_id: int) -> HttpResponse:
         "replayUrl": reverse("live-deal-replay", args=[game.pk, 0]).replace(
             "/0/replay/", "/__number__/replay/"
         ),
+        # The pauses with which the page shows moves that came at once (gameplay.pacing).
+        "pace": pacing.client_pace(),
     }
     context = {
         "game": game,
@@ -90,7 +103,7 @@ def live_game_state(request: HttpRequest, game_id: int) -> JsonResponse:
         game = _game_for(request, game_id)
     except _NotPermitted:
         return JsonResponse({"error": _("You may not watch this game.")}, status=403)
-    return JsonResponse(selectors.live_game_view(game, user=request.user))
+    return JsonResponse(selectors.live_game_view(game, user=_viewer(request)))
 
 
 @never_cache
@@ -115,7 +128,7 @@ def live_game_act(request: HttpRequest, game_id: int) -> JsonResponse:
     error = None
     try:
         services.live_game_act(
-            actor=request.user, game=game, action=action, expected_sequence=sequence
+            actor=_viewer(request), game=game, action=action, expected_sequence=sequence
         )
     except ValidationError as refusal:
         status, error = 400, " ".join(refusal.messages)
@@ -124,7 +137,7 @@ def live_game_act(request: HttpRequest, game_id: int) -> JsonResponse:
     except PermissionDenied as refusal:
         status, error = 403, str(refusal) or _("You may not play at this table.")
     game.refresh_from_db()
-    body: dict[str, Any] = {"view": selectors.live_game_view(game, user=request.user)}
+    body: dict[str, Any] = {"view": selectors.live_game_view(game, user=_viewer(request))}
     if error:
         body["error"] = error
     return JsonResponse(body, status=status)
@@ -141,7 +154,7 @@ def live_deal_replay(request: HttpRequest, game_id: int, number: int) -> HttpRes
         step = int(request.GET.get("trick", ""))
     except ValueError:
         step = None
-    replay = table_presenter.live_deal_replay(game, user=request.user, number=number, step=step)
+    replay = table_presenter.live_deal_replay(game, user=_viewer(request), number=number, step=step)
     if replay is None:
         raise Http404
     return render(request, "gameplay/replay.html", {"game": game, **replay})

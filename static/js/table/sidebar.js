@@ -1,36 +1,16 @@
-// Beside the table: the auction of the deal and the score sheet of the game.
+// Beside the table: the score sheet of the game, as far as the table has shown the deals' ends.
 import { el } from "./dom.js";
 import { signed, total } from "./text.js";
 
-export function drawSidebar(table, obs) {
-  drawAuction(table, obs);
-  drawSheet(table);
+export function drawSidebar(table, scene) {
+  drawSheet(table, scene.deals);
 }
 
-function drawAuction(table, obs) {
-  const L = table.labels;
-  const items = [];
-  if (obs) {
-    for (const bid of obs.bids ?? []) {
-      items.push(
-        el("li", { className: bid.value === null ? "muted" : null }, [
-          el("span", { text: `${table.player(bid.seat).name}: ` }),
-          el("strong", { text: bid.value === null ? L.passed : String(bid.value) }),
-        ]),
-      );
-    }
-    if (obs.forced && obs.declarer !== null) {
-      items.push(el("li", { text: `${table.nameOf(obs.declarer)}: ${obs.bid} (${L.forced})` }));
-    }
-  }
-  if (!items.length) {
-    items.push(el("li", { className: "muted", text: "\u2014" }));
-  }
-  table.parts.auction.replaceChildren(...items);
-}
-
-function drawSheet(table) {
+function drawSheet(table, deals) {
   const { view, labels: L, parts } = table;
+  const totals = table.shownTotals();
+  // The winner is marked once the table has shown the game's last deal.
+  const all = deals.length === (view.deals ?? []).length;
   const seats = view.players.map((info) => info.position);
   const head = el("thead", {}, [
     el("tr", {}, [
@@ -40,7 +20,7 @@ function drawSheet(table) {
       ),
     ]),
   ]);
-  const rows = (view.deals ?? []).map((deal) =>
+  const rows = deals.map((deal) =>
     el("tr", {}, [
       el("th", { scope: "row" }, [
         el("a", {
@@ -72,8 +52,8 @@ function drawSheet(table) {
       el("th", { scope: "row", text: L.total }),
       ...seats.map((seat) =>
         el("td", {
-          className: view.winner === seat ? "num winner" : "num",
-          text: total(view.totals[seat]),
+          className: view.winner === seat && all ? "num winner" : "num",
+          text: total(totals[seat]),
         }),
       ),
     ]),

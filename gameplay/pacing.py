@@ -1,0 +1,56 @@
+"""How long a live table lets each move be seen before the next one: the pace of the bots.
+
+A bot decides in milliseconds; played at that speed, a deal the bots win is over before a human
+has seen the talon. With Celery workers each bot turn at a table where a human plays is enqueued
+with the pause before it as its countdown (`pause_before_bot`; gameplay.services.bot_turn_pause);
+in the embedded mode (eager Celery) the bots answer at once and the table page shows their moves
+one after another with the same pauses (`client_pace`), so the request that made a human's move
+is never held up by sleeping.
+"""
+
+from __future__ import annotations
+
+from rules import DealState
+
+# Seconds. Each is short enough that the watchdog (gameplay.services.bot_turns_watchdog, 5 s)
+# never takes a paused turn for a lost one.
+BID_SECONDS = 0.6
+CARD_SECONDS = 0.8
+# A finished trick stays on the table a little longer, so that everyone sees who took it.
+TRICK_SECONDS = 1.4
+# The talon, turned up for everyone, before the declarer's first gift.
+TALON_SECONDS = 3.0
+GIVE_SECONDS = 0.5
+CONTRACT_SECONDS = 0.8
+# Only on the page: how long the end-of-deal summary waits for "Continue".
+SUMMARY_SECONDS = 30.0
+
+
+def pause_before_bot(deal: DealState | None) -> float:
+    """The pause before the next move of the deal, so that the last one can be seen."""
+    if deal is None or deal.done:
+        return 0.0
+    observation = deal.observation(None)
+    if observation.phase == "bidding":
+        return BID_SECONDS
+    if observation.phase == "giving":
+        return GIVE_SECONDS if observation.gives_done else TALON_SECONDS
+    if observation.phase == "contract":
+        return CONTRACT_SECONDS
+    tricks = observation.tricks
+    if tricks and tricks[-1].winner is not None:
+        return TRICK_SECONDS
+    return CARD_SECONDS
+
+
+def client_pace() -> dict[str, int]:
+    """The same pauses in milliseconds, for the table page (static/js/table/pacing.js)."""
+    return {
+        "bid": round(BID_SECONDS * 1000),
+        "card": round(CARD_SECONDS * 1000),
+        "trick": round(TRICK_SECONDS * 1000),
+        "talon": round(TALON_SECONDS * 1000),
+        "give": round(GIVE_SECONDS * 1000),
+        "contract": round(CONTRACT_SECONDS * 1000),
+        "summary": round(SUMMARY_SECONDS * 1000),
+    }
