@@ -1,9 +1,16 @@
 """Offline search for repeat-free seat schedules, whose results ship as `seating/schedules.json`.
 
-The seat draw never runs this module: it needs OR-Tools (`pip install -e '.[solver]'`) and minutes
-of CPU for the hardest instance, so its answers are stored and verified again when loaded.
+The seat draw never runs this module: it takes minutes of CPU for the hardest instances, so its
+answers are stored and verified again when loaded. Two solvers:
 
     python -m draws.schedule_search 24/4 [--seconds 300] [--seed 1] [--write]
+    python -m draws.schedule_search 56/4 --local [--seconds 600] [--seed 1] [--write]
+    python -m draws.schedule_search --plan 43/3 --rounds 19 --local [--seconds 20] [--write]
+
+The first is a CP-SAT model (OR-Tools, `pip install -e '.[solver]'`); `--local` is a pure-Python
+tabu search or simulated annealing over the base rounds of a cyclic shape (no dependency), and
+`--plan` tries the cyclic shapes of a table plan in turn (tables of 3 with one or two of 4:
+`43/3` means the plan of `table_plan(43, table_size=3, fill="mixed")`).
 
 The model is a symmetric one. Every round is an equivalence relation on the players ("sits at the
 same table"), one Boolean per round and pair. A permutation group acts on players and on rounds,
@@ -19,13 +26,18 @@ from __future__ import annotations
 
 import argparse
 import json
+import random
 import sys
 import time
 from dataclasses import dataclass, field, replace
 from itertools import combinations
 from pathlib import Path
 
-from draws.seating.constructions import is_repeat_free
+from draws.cyclic_search import BaseRoundShape, find_base_rounds, plan_shapes
+from draws.seating.constructions import best_known, is_repeat_free, order_rounds, repeats
+from draws.seating.quality import evaluate
+from draws.seating.schedule import ScheduleSearch, greedy_round, starting_round
+from draws.seating.tables import TablePlan, table_plan
 
 SCHEDULES_PATH = Path(__file__).resolve().parent / "seating" / "schedules.json"
 
@@ -46,6 +58,9 @@ class CyclicShape:
     # Part i -> part i + 1 and fixed point j -> j + 1 (needs as many fixed points as parts),
     # imposed on every round: another way to shrink the search (48/4).
     rotate_parts: bool = False
+    # (i, x) -> (i + 1, u x) with the fixed points kept, imposed on the base round (44/4, 56/4:
+    # u of order `parts` in the units of Z_order); it maps the t-th round onto the (u t)-th.
+    rotate_times: int | None = None
 
     @property
     def rounds(self) -> int:
@@ -85,6 +100,23 @@ class CyclicShape:
                 for r in range(self.rounds)
             ]
             generators.append((times_points, times_rounds))
+        if self.rotate_times is not None:
+            moving = self.parts * self.order
+            u = self.rotate_times
+            sigma = [
+                ((point // self.order + 1) % self.parts) * self.order
+                + (point % self.order) * u % self.order
+                if point < moving
+                else point
+                for point in points
+            ]
+            sigma_rounds = [
+                (r // self.order) * self.order + (r % self.order) * u % self.order
+                if r < developed
+                else r
+                for r in range(self.rounds)
+            ]
+            generators.append((sigma, sigma_rounds))
         if self.rotate_parts:
             # Rotation commutes with translation, so every round is mapped onto itself.
             moving = self.parts * self.order
@@ -109,6 +141,12 @@ class CyclicShape:
             "fixed": self.fixed,
             "base_rounds": [rounds[b * self.order] for b in range(self.base_rounds)],
             "invariant_rounds": rounds[developed:],
+            "found_with": f"CP-SAT on Z_{self.order} x {self.parts} + {self.fixed}"
+            + (
+                f", invariant under (i, x) -> (i + 1, {self.rotate_times}x)"
+                if self.rotate_times
+                else ""
+            ),
         }
 
 
@@ -159,10 +197,14 @@ SHAPES: dict[str, CyclicShape | BinaryCubeShape] = {
     "24/4": CyclicShape(24, 4, order=7, parts=3, fixed=3, base_rounds=1),
     "28/4": CyclicShape(28, 4, order=9, parts=3, fixed=1, base_rounds=1),
     "40/4": CyclicShape(40, 4, order=13, parts=3, fixed=1, base_rounds=1, multiplier=3),
+    "44/4": CyclicShape(44, 4, order=14, parts=3, fixed=2, base_rounds=1, rotate_times=9),
+    "56/4": CyclicShape(56, 4, order=18, parts=3, fixed=2, base_rounds=1, rotate_times=7),
+    "60/4": CyclicShape(60, 4, order=19, parts=3, fixed=3, base_rounds=1, rotate_parts=True),
     "48/4": CyclicShape(48, 4, order=15, parts=3, fixed=3, base_rounds=1, rotate_parts=True),
     "32/4": BinaryCubeShape(32, 4, fixed_rounds=4),
     # Common club sizes beyond the issue's table (20/4 reaches 5 of a counting bound of 6, the
-    # others their bound). Shapes tried for 44/4, 56/4 and 60/4 found nothing in minutes.
+    # others their bound). 44/4, 56/4 and 60/4 (above) need a symmetry mixing the parts: plain
+    # cyclic shapes found nothing in minutes; with it CP-SAT takes seconds (44/4: 6 s).
     "20/4": CyclicShape(20, 4, order=5, parts=4, fixed=0, base_rounds=1),
     "24/3": CyclicShape(24, 3, order=11, parts=2, fixed=2, base_rounds=1),
     "30/3": CyclicShape(30, 3, order=14, parts=2, fixed=2, base_rounds=1),
@@ -279,12 +321,170 @@ def search(shape: CyclicShape | BinaryCubeShape, *, seconds: float, seed: int, w
     return result
 
 
+# Shapes for the pure-Python search (draws/cyclic_search.py) and the method that found them.
+LOCAL_SHAPES: dict[str, tuple[BaseRoundShape, str]] = {
+    "60/4": (BaseRoundShape(19, 3, 3, (4,) * 15, rotate_parts=1), "tabu"),
+    # (i, x) -> (i + 1, 7x) has order 3 on Z_18 x 3 and leaves the two fixed points alone.
+    "56/4": (BaseRoundShape(18, 3, 2, (4,) * 14, rotate_parts=1, multiplier=7), "tabu"),
+    # CP-SAT finds this one in seconds; the tabu search had not in 10 CPU minutes.
+    "44/4": (BaseRoundShape(14, 3, 2, (4,) * 11, rotate_parts=1, multiplier=9), "tabu"),
+}
+
+
+def write_entry(name: str, entry: dict) -> None:
+    stored = json.loads(SCHEDULES_PATH.read_text()) if SCHEDULES_PATH.exists() else {}
+    stored[name] = entry
+    SCHEDULES_PATH.write_text(json.dumps(dict(sorted(stored.items()))) + "\n")
+
+
+def local_main(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    """The pure-Python search: a named shape, or every cyclic shape of a table plan in turn."""
+    if args.plan:
+        players, size = (int(part) for part in args.plan.split("/"))
+        tables = tuple(t.humans for t in table_plan(players, table_size=size, fill="mixed"))
+        if args.rounds is None:
+            parser.error("--plan needs --rounds")
+        shapes = [(shape, args.method) for shape in plan_shapes(tables, args.rounds)]
+        name = args.plan
+    elif args.instance in LOCAL_SHAPES:
+        shapes = [LOCAL_SHAPES[args.instance]]
+        name = args.instance
+    else:
+        parser.error(f"--local knows the shapes of {', '.join(sorted(LOCAL_SHAPES))} or --plan")
+    if args.plan and args.method == "whole":
+        return whole_main(args, tables, name)
+    for shape, method in shapes:
+        started = time.process_time()
+        bases = find_base_rounds(shape, seconds=args.seconds, seed=args.seed, method=method)
+        elapsed = time.process_time() - started
+        label = f"Z_{shape.order} x {shape.parts} + {shape.fixed}"
+        if shape.base_rounds > 1:
+            label += f", {shape.base_rounds} base rounds"
+        if shape.rotate_parts:
+            label += f", invariant under (i, x) -> (i + {shape.rotate_parts}, {shape.multiplier}x)"
+        if bases is None:
+            print(f"{name} on {label}: nothing found in {elapsed:.1f} s", file=sys.stderr)
+            continue
+        rounds = shape.developed(bases)
+        plan = tuple(sorted(shape.tables, reverse=True))
+        if repeats(rounds, shape.players, plan) != (0, 1):
+            print(f"{name}: search answer is not repeat-free (a model bug)", file=sys.stderr)
+            return 1
+        found_with = (
+            f"pure-Python {method} search on {label}, seed {args.seed}, {elapsed:.0f} s of CPU"
+        )
+        entry = shape.entry(bases, found_with)
+        print(f"{name}: {len(rounds)} repeat-free rounds, {elapsed:.1f} s of CPU", file=sys.stderr)
+        if args.write:
+            write_entry(name, entry)
+        else:
+            print(json.dumps(entry))
+        return 0
+    return 1
+
+
+def whole_main(args: argparse.Namespace, tables: tuple[int, ...], name: str) -> int:
+    """The seat draw's own whole-schedule tabu search (no cyclic shape), restarted from random
+    rounds until repeat-free or out of time: for small plans no cyclic shape fits (19/3). With
+    --allow-repeats (more rounds than can be repeat-free), the fewest repeated pairs found in the
+    time whose rounds, ordered with the repeats last, keep --prefix repeat-free rounds."""
+    players = sum(tables)
+    plan = [TablePlan(size, size) for size in tables]
+    rng = random.Random(args.seed)
+    started = time.process_time()
+    best: tuple[tuple[int, int], list[list[list[int]]]] | None = None
+    tries = 0
+    while time.process_time() - started < args.seconds:
+        tries += 1
+        if args.allow_repeats and tries % 2 == 0:
+            # Every other try starts from the best repeat-free schedule known, the rounds it
+            # lacks drawn one by one: the search then only has to spread the repeats.
+            _, known = best_known(tables)
+            rng.shuffle(known)
+            free = known[: args.rounds]
+            while len(free) < args.rounds:
+                free.append(greedy_round(players, plan, free, rng))
+        else:
+            free = [starting_round(players, plan, [], rng) for _ in range(args.rounds)]
+        search = ScheduleSearch(players, plan, [], free, rng)
+        search.run(3_000_000, stop_when_repeat_free=True)
+        rounds = order_rounds(
+            [sorted((sorted(t) for t in round_), key=len, reverse=True) for round_ in search.tables]
+        )
+        found = repeats(rounds, players, tables)
+        if found is None:
+            print(f"{name}: search answer is not a schedule (a bug)", file=sys.stderr)
+            return 1
+        if found[0] and not args.allow_repeats:
+            continue
+        quality = evaluate(rounds)
+        if quality["repeat_free_rounds"] < (args.prefix or 0):
+            continue
+        if best is None or (found[1], found[0]) < best[0]:
+            best = ((found[1], found[0]), rounds)
+            print(f"{name}: {found[0]} repeated pairs, most meetings {found[1]}", file=sys.stderr)
+        if not found[0]:
+            break
+    if best is None:
+        print(f"{name}: nothing found in {args.seconds:.0f} s", file=sys.stderr)
+        return 1
+    (most, repeated), rounds = best
+    elapsed = time.process_time() - started
+    entry = {
+        "players": players,
+        "tables": list(tables),
+        "method": "explicit",
+        "rounds": rounds,
+        "found_with": f"whole-schedule tabu search, seed {args.seed}, {elapsed:.0f} s of CPU",
+    }
+    if repeated:
+        entry |= {"repeated_pairs": repeated, "max_meetings": most}
+        name = f"{name} in {len(rounds)} rounds"
+    print(
+        f"{name}: {len(rounds)} rounds, {repeated} repeated pairs in {elapsed:.1f} s",
+        file=sys.stderr,
+    )
+    if args.write:
+        write_entry(name, entry)
+    else:
+        print(json.dumps(entry))
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m draws.schedule_search")
-    parser.add_argument("instance", choices=sorted(SHAPES), help="players/table size")
-    parser.add_argument("--seconds", type=float, default=300.0, help="solver time limit")
+    parser.add_argument(
+        "instance",
+        nargs="?",
+        choices=sorted(set(SHAPES) | set(LOCAL_SHAPES)),
+        help="players/table size",
+    )
+    parser.add_argument(
+        "--seconds", type=float, default=300.0, help="time limit (--local: CPU seconds per shape)"
+    )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument(
+        "--local", action="store_true", help="the pure-Python search instead of CP-SAT"
+    )
+    parser.add_argument(
+        "--plan", help="with --local: players/table size of a mixed plan, e.g. 43/3"
+    )
+    parser.add_argument("--rounds", type=int, help="with --plan: repeat-free rounds wanted")
+    parser.add_argument(
+        "--allow-repeats",
+        action="store_true",
+        help="with --method whole: keep the fewest repeated pairs found (beyond the maximum)",
+    )
+    parser.add_argument(
+        "--prefix", type=int, help="with --allow-repeats: leading repeat-free rounds to keep"
+    )
+    parser.add_argument(
+        "--method",
+        choices=["tabu", "anneal", "whole"],
+        default="tabu",
+        help="with --plan: tabu or annealing on cyclic shapes, or the whole-schedule search",
+    )
     parser.add_argument(
         "--multiplier", type=int, help="cyclic shapes: impose x -> multiplier * x on base rounds"
     )
@@ -298,6 +498,10 @@ def main(argv: list[str] | None = None) -> int:
         "--write", action="store_true", help=f"merge the result into {SCHEDULES_PATH}"
     )
     args = parser.parse_args(argv)
+    if args.local or args.plan:
+        return local_main(args, parser)
+    if args.instance not in SHAPES:
+        parser.error(f"CP-SAT knows the shapes of {', '.join(sorted(SHAPES))}")
 
     shape = SHAPES[args.instance]
     if args.swaps and isinstance(shape, BinaryCubeShape):
@@ -325,9 +529,7 @@ def main(argv: list[str] | None = None) -> int:
     entry = shape.entry(rounds)
     print(f"{args.instance}: {len(rounds)} repeat-free rounds in {elapsed:.1f} s", file=sys.stderr)
     if args.write:
-        stored = json.loads(SCHEDULES_PATH.read_text()) if SCHEDULES_PATH.exists() else {}
-        stored[args.instance] = entry
-        SCHEDULES_PATH.write_text(json.dumps(dict(sorted(stored.items()))) + "\n")
+        write_entry(args.instance, entry)
     else:
         print(json.dumps(entry))
     return 0

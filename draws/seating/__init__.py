@@ -4,7 +4,8 @@ Pure Python with no Django import, so the tournaments services call it and tests
 `python -m draws.seating --help` draws from the command line.
 """
 
-from .quality import evaluate, meeting_counts
+from .quality import evaluate, meeting_counts, repeated_meetings
+from .repair import repair_schedule
 from .rounds import Draw, draw_round
 from .schedule import Schedule, draw_schedule
 from .tables import SeatingError, TablePlan, plan_tables, repeat_free_bound, table_plan
@@ -20,5 +21,7 @@ __all__ = [
     "meeting_counts",
     "plan_tables",
     "repeat_free_bound",
+    "repeated_meetings",
+    "repair_schedule",
     "table_plan",
 ]

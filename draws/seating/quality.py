@@ -50,3 +50,15 @@ def evaluate(rounds: Iterable[object]) -> dict[str, int]:
         "repeated_pairs": sum(1 for times in counts.values() if times > 1),
         "meeting_cost": sum(times * times for times in counts.values()),
     }
+
+
+def repeated_meetings(rounds: Iterable[object]) -> dict[frozenset[Hashable], list[int]]:
+    """The pairs of humans who meet more than once, each with the rounds (numbered from 1) in
+    which they meet: what the director sees when a schedule cannot stay repeat-free."""
+    met: dict[frozenset[Hashable], list[int]] = {}
+    for number, round_ in enumerate(rounds, start=1):
+        for table in _tables(round_):
+            humans = [player for player in table if player is not None]
+            for a, b in combinations(humans, 2):
+                met.setdefault(frozenset((a, b)), []).append(number)
+    return {pair: numbers for pair, numbers in met.items() if len(numbers) > 1}

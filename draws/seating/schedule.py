@@ -1,9 +1,11 @@
 """Whole-tournament seat schedules: as many rounds as possible with nobody meeting anybody twice.
 
-Known instances come from constructions (affine geometry) or schedules stored in
-`schedules.json`; everything else, and every round beyond the repeat-free maximum, comes from a
-tabu search over the whole schedule (Dotu and Van Hentenryck's social golfer search: swap two
-players of one round, minimize the sum over pairs of times met squared).
+The repeat-free rounds come from the best schedule known for the table plan (constructions.py:
+geometry, stored schedules, a larger schedule with players taken away), with no search when that
+reaches the best known figure. Rounds beyond the repeat-free maximum come from a stored schedule
+with the fewest repeats found offline, or else from a tabu search over the whole schedule (Dotu
+and Van Hentenryck's social golfer search: swap two players of one round, minimize the sum over
+pairs of times met squared), as do counts with nothing known (65 players and more).
 """
 
 from __future__ import annotations
@@ -12,8 +14,16 @@ import random
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 
-from .constructions import KNOWN_MAXIMA, known_schedule
-from .quality import evaluate
+from .constructions import (
+    KNOWN_MAXIMA,
+    ONE_ROUND,
+    PROVEN_MAXIMA,
+    best_known,
+    best_known_rounds,
+    order_rounds,
+    stored_beyond,
+)
+from .quality import evaluate, repeated_meetings
 from .rounds import (
     REPEAT_WEIGHT,
     Draw,
@@ -38,6 +48,8 @@ PREFIX_WEIGHTS = (1 << 32, 1)
 EXTENSION_WEIGHTS = (1, 4)
 # Evaluations for drawing one round alone, the start of each step of the whole-schedule search.
 GREEDY_EVALUATIONS = 20_000
+# Evaluations for searching a schedule beyond the repeat-free maximum again as a whole.
+POLISH_EVALUATIONS = 1_000_000
 # Rounds beyond the repeat-free prefix: stop after this many moves without a better schedule,
 # since the bound there is rarely reachable and the last gains are small.
 EXTENSION_PATIENCE = 400
@@ -61,6 +73,10 @@ class Schedule:
     upper_bound: int
     method: str
     summary: str
+
+    def repeated_meetings(self) -> dict[frozenset[Hashable], list[int]]:
+        """Pairs who meet more than once, with the rounds (from 1) in which they meet."""
+        return repeated_meetings(self.rounds)
 
 
 def describe(
@@ -113,6 +129,7 @@ class ScheduleSearch:
         free: list[list[list[int]]],
         rng: random.Random,
         weights: tuple[int, int] = PREFIX_WEIGHTS,
+        bots_before: list[int] | None = None,
     ) -> None:
         self.n, self.rng = n, rng
         self.pair_weight, self.bot_weight = weights
@@ -120,7 +137,11 @@ class ScheduleSearch:
         self.meets = [[0] * n for _ in range(n)]
         self.bots = [0] * n
         for tables in fixed:
-            self._count(tables)
+            self._count(tables, bots=bots_before is None)
+        if bots_before is not None:
+            # The fixed rounds were played at other tables (the field changed): their bot seats
+            # are given, not counted from this plan.
+            self.bots = list(bots_before)
         self.tables = [[list(members) for members in tables] for tables in free]
         self.where = []
         for tables in self.tables:
@@ -137,13 +158,14 @@ class ScheduleSearch:
         self.pair_bound = _even_squares(self.seated_pairs, n * (n - 1) // 2)
         self.bot_bound = _even_squares(sum(self.bots), n)
 
-    def _count(self, tables: list[list[int]]) -> None:
+    def _count(self, tables: list[list[int]], bots: bool = True) -> None:
         for t, members in enumerate(tables):
             for i, a in enumerate(members):
                 for b in members[i + 1 :]:
                     self.meets[a][b] += 1
                     self.meets[b][a] += 1
-                self.bots[a] += self.has_bot[t]
+                if bots:
+                    self.bots[a] += self.has_bot[t]
 
     @property
     def cost(self) -> int:
@@ -363,13 +385,19 @@ def greedy_round(
 
 
 def search_schedule(
-    n: int, plan: list[TablePlan], rounds: int, bound: int, rng: random.Random
+    n: int,
+    plan: list[TablePlan],
+    rounds: int,
+    bound: int,
+    rng: random.Random,
+    start: list[list[list[int]]] | None = None,
 ) -> list[list[list[int]]]:
     """Rounds found by growing a repeat-free prefix one round at a time (each step a whole-schedule
-    search, warm-started from the last success), then filling the remaining rounds with repeats
-    spread as evenly as the search manages, the prefix kept fixed."""
+    search, warm-started from the last success, the first from `start` when given), then filling
+    the remaining rounds with repeats spread as evenly as the search manages, the prefix kept
+    fixed."""
     left = int(EVALUATIONS * PREFIX_SHARE)
-    prefix = [starting_round(n, plan, [], rng)]
+    prefix = (start or [starting_round(n, plan, [], rng)])[:rounds]
     while len(prefix) < min(rounds, bound) and left > 0:
         start = prefix + [greedy_round(n, plan, prefix, rng)]
         search = ScheduleSearch(n, plan, [], start, rng)
@@ -406,6 +434,39 @@ def extend(
     return search.tables
 
 
+def even_out_bots(
+    n: int, plan: list[TablePlan], rounds: list[list[list[int]]], rng: random.Random
+) -> list[list[list[int]]]:
+    """The same repeat-free rounds with the bot tables spread more evenly, when some player sits
+    with bots twice more often than another: the search's pair weight keeps every move that would
+    make a pair meet twice out. (Often the design allows no better: from 24 players at tables of
+    4, the partner of the 2 taken away never sits with bots, everyone else twice in 7 rounds.)"""
+    search = ScheduleSearch(n, plan, [], rounds, rng)
+    if max(search.bots) - min(search.bots) > 1:
+        search.run(EVALUATIONS // 20, False, EXTENSION_PATIENCE)
+    return search.tables
+
+
+def polish(
+    n: int, plan: list[TablePlan], rounds: list[list[list[int]]], keep: int, rng: random.Random
+) -> list[list[list[int]]]:
+    """The whole schedule searched again with no round fixed (the fewest repeats over all rounds,
+    rather than after a fixed start), then ordered so the repeats come last; kept only when it
+    has fewer repeats (the most meetings of a pair first, then the pairs that meet more than
+    once) and still starts with `keep` repeat-free rounds."""
+
+    def quality(candidate: list[list[list[int]]]) -> tuple[int, int]:
+        measured = evaluate(candidate)
+        return measured["max_meetings"], measured["repeated_pairs"]
+
+    search = ScheduleSearch(n, plan, [], rounds, rng, EXTENSION_WEIGHTS)
+    search.run(POLISH_EVALUATIONS, False, EXTENSION_PATIENCE)
+    candidate = order_rounds(search.tables)
+    if evaluate(candidate)["repeat_free_rounds"] >= keep and quality(candidate) < quality(rounds):
+        return candidate
+    return rounds
+
+
 def draw_schedule(
     players: Sequence[Hashable],
     *,
@@ -424,22 +485,31 @@ def draw_schedule(
     rng = make_rng(seed, "schedule")
     n = len(players)
     bound = repeat_free_bound(plan)
-    full_size = plan[0].seats
-    uniform = all(table.seats == table.humans == full_size for table in plan)
-    known = known_schedule(n, full_size) if uniform else None
-
-    if known is not None:
-        method, construction = known
-        rng.shuffle(construction)
-        prefix = construction[:rounds]
-        if rounds > len(prefix):
-            found = prefix + extend(n, plan, prefix, rounds, rng, EVALUATIONS)
-            method += " and tabu search"
+    humans = tuple(table.humans for table in plan)
+    method, construction = best_known(humans)
+    constructed = method != ONE_ROUND
+    best = best_known_rounds(humans)
+    rng.shuffle(construction)
+    if len(construction) >= min(rounds, bound, best or bound):
+        # Nothing known does better: no search for more repeat-free rounds.
+        if rounds <= len(construction):
+            found = construction[:rounds]
+            if any(table.bots for table in plan) and rounds > 1:
+                found = even_out_bots(n, plan, found, rng)
         else:
-            found = prefix
+            stored = stored_beyond(humans, rounds)
+            if stored is not None and (
+                evaluate(stored[1])["repeat_free_rounds"] >= len(construction)
+            ):
+                # Kept in their stored order: the repeats fall in the last rounds.
+                method, found, _ = stored
+            else:
+                found = construction + extend(n, plan, construction, rounds, rng, EVALUATIONS)
+                found = polish(n, plan, found, len(construction), rng)
+                method += " and tabu search"
     else:
-        method = "tabu search"
-        found = search_schedule(n, plan, rounds, bound, rng)
+        found = search_schedule(n, plan, rounds, bound, rng, construction)
+        method = "tabu search" if len(construction) < 2 else method + " and tabu search"
 
     # Relabel at random so that equal seeds give equal schedules and others differ.
     label = list(range(n))
@@ -456,12 +526,22 @@ def draw_schedule(
 
     draws = _seat_rounds(players, plan, found, seed, rng)
     repeat_free = evaluate(draw.tables for draw in draws)["repeat_free_rounds"]
-    known_max = KNOWN_MAXIMA.get((n, full_size)) if uniform else None
-    if known is not None and known_max is None:
-        known_max = len(known[1])
+    full_size = plan[0].seats
+    uniform = all(table.seats == table.humans == full_size for table in plan)
+    known_max: int | None = max(
+        len(construction),
+        best or 0,
+        (KNOWN_MAXIMA.get((n, full_size)) or 0) if uniform else 0,
+    )
+    if best is None and not constructed:
+        known_max = None  # nothing known for this count but a single round
+    elif known_max is not None:
+        known_max = max(known_max, repeat_free)
     if known_max is None and (bound == 1 or repeat_free >= bound):
         known_max = bound
-    proven = known_max is not None and known_max >= bound
+    proven = known_max is not None and (
+        known_max >= bound or PROVEN_MAXIMA.get(humans) == known_max
+    )
     return Schedule(
         rounds=tuple(draws),
         seed=seed,
@@ -480,12 +560,27 @@ def _seat_rounds(
     found: list[list[list[int]]],
     seed: int | str,
     rng: random.Random,
+    earlier: list[list[list[int | None]]] | None = None,
 ) -> list[Draw]:
-    """Seat order round by round, each player's earlier seats counted, and each round's quality."""
+    """Seat order round by round, each player's earlier seats counted, and each round's quality;
+    `earlier` rounds (tables in seat order, players by index, None for a bot or someone gone)
+    count as history."""
     n = len(players)
     counts = [[0] * max(table.seats for table in plan) for _ in range(n)]
     meets = [[0] * n for _ in range(n)]
     history: dict[frozenset[Hashable], int] = {}
+    for earlier_round in earlier or []:
+        for earlier_table in earlier_round:
+            for seat, p in enumerate(earlier_table):
+                if p is not None and seat < len(counts[p]):
+                    counts[p][seat] += 1
+            present = [p for p in earlier_table if p is not None]
+            for i, a in enumerate(present):
+                for b in present[i + 1 :]:
+                    meets[a][b] += 1
+                    meets[b][a] += 1
+                    pair = frozenset((a, b))
+                    history[pair] = history.get(pair, 0) + 1
     draws = []
     for tables in found:
         seated = []
