@@ -7,9 +7,10 @@ BIN := $(VENV)/bin
 # pyproject.toml changes (or the virtual environment is deleted).
 INSTALLED := $(VENV)/.installed
 CHROMIUM ?= /usr/bin/chromium
-# The suite over every core (pytest-xdist); the integration tests stay in one process
-# (tests/conftest.py). `make test PARALLEL=` runs it in one process.
-PARALLEL ?= -n auto --dist loadgroup
+# The suite over every core (pytest-xdist). The integration tests share one Redis database for
+# their Celery workers (tests/integration/conftest.py), so make test-pg runs them after the rest,
+# in one process. `make test PARALLEL=` runs everything in one process.
+PARALLEL ?= -n auto
 
 # $(call debian_tool,COMMAND,PACKAGE): install the Debian package when COMMAND is missing and
 # this runs as root with apt-get; otherwise stop with one line naming the command to run.
@@ -94,7 +95,8 @@ test-pg: messages browser
 		*) echo "make test-pg needs DATABASE_URL=postgres://..." >&2; exit 2 ;; \
 	esac
 	$(BIN)/python manage.py makemigrations --check --dry-run
-	HYPOTHESIS_PROFILE=full $(BIN)/pytest $(PARALLEL)
+	HYPOTHESIS_PROFILE=full $(BIN)/pytest $(PARALLEL) -m "not integration"
+	HYPOTHESIS_PROFILE=full $(BIN)/pytest -m integration
 
 # Resolve the ranges of pyproject.toml again into exact versions: requirements/base.txt for the
 # image (no dev tools), requirements/dev.txt for development and CI. Run after changing a range.

@@ -1,11 +1,9 @@
 """How long a live table lets each move be seen before the next one: the pace of the bots.
 
 A bot decides in milliseconds; played at that speed, a deal the bots win is over before a human
-has seen the talon. With Celery workers each bot turn at a table where a human plays is enqueued
-with the pause before it as its countdown (`pause_before_bot`; gameplay.services.bot_turn_pause);
-in the embedded mode (eager Celery) the bots answer at once and the table page shows their moves
-one after another with the same pauses (`client_pace`), so the request that made a human's move
-is never held up by sleeping.
+has seen the talon. The bots answer at once (with workers and in the embedded mode alike), and the
+table page shows their moves one after another with these pauses (`client_pace`), so no request
+and no worker sleeps. `pause_before_bot` says which pause follows a deal's state.
 """
 
 from __future__ import annotations

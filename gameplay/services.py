@@ -30,7 +30,6 @@ from django.utils.translation import ngettext
 from bots import make_bot
 from core.exceptions import Conflict
 from core.i18n import error_text
-from gameplay import pacing
 from gameplay.broadcast import notify_game_changed
 from gameplay.models import LiveAction, LiveDeal, LiveGame, LiveSeat, LiveSeatChange
 from gameplay.selectors import (
@@ -541,15 +540,11 @@ def enqueue_bot_turn(game_id: int, sequence: int) -> None:
     from gameplay.tasks import play_bot_turn
 
     if not play_bot_turn.app.conf.task_always_eager:
+        # At once, as in the embedded mode: the table page shows the bots' moves one by one with
+        # the pauses of gameplay.pacing. (A countdown per bot turn on the workers stalled games
+        # in the integration tests: a turn received with its countdown was never played.)
         try:
-            # A worker waits the bot's pause (gameplay.pacing); eager turns run at once and the
-            # table page shows them one by one instead, so no request sleeps.
-            pause = bot_turn_pause(game_id)
-        except Exception:
-            logger.exception("Could not read the pause before the bot turn of game %s", game_id)
-            pause = 0.0
-        try:
-            play_bot_turn.apply_async((game_id, sequence), countdown=pause)
+            play_bot_turn.delay(game_id, sequence)
         except Exception:
             # The move is committed; the watchdog sends the turn again once the broker is back.
             logger.exception("Could not enqueue the bot turn of game %s", game_id)
@@ -568,16 +563,6 @@ def enqueue_bot_turn(game_id: int, sequence: int) -> None:
                 logger.exception("The bot turn of game %s failed", turn_game)
     finally:
         _eager.queue = None
-
-
-def bot_turn_pause(game_id: int) -> float:
-    """Seconds before the bot's turn at the game should be played, so that the move before it
-    can be seen (gameplay.pacing). A table where no human plays waits for no one, and neither
-    does a game that cannot be read."""
-    game = LiveGame.objects.filter(pk=game_id).first()
-    if game is None or not game.seats.filter(bot_level="").exists():
-        return 0.0
-    return pacing.pause_before_bot(live_game_state(game).current)
 
 
 def bot_turns_watchdog(*, older_than_seconds: float = 5) -> int:

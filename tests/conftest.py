@@ -1,5 +1,5 @@
 """Suite-wide pytest hooks: database in the header, browser tests last, no all-skipped passes,
-the Hypothesis profile, and what must share one process when the suite runs in parallel."""
+and the Hypothesis profile."""
 
 import pytest
 
@@ -77,12 +77,6 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         if left_out:
             config.hook.pytest_deselected(items=left_out)
             items[:] = [item for item in items if not item.get_closest_marker("integration")]
-    # Under pytest-xdist (`make test` runs -n auto --dist loadgroup) the integration tests share
-    # one Redis database for their Celery worker (tests/integration/conftest.py), so they run in
-    # one process, one after the other.
-    for item in items:
-        if item.get_closest_marker("integration"):
-            item.add_marker(pytest.mark.xdist_group("integration"))
     # Sync Playwright leaves its event loop marked running until the session ends, which breaks
     # any asyncio test that runs after a browser test; so browser tests go last.
     items.sort(key=lambda item: item.get_closest_marker("e2e") is not None)

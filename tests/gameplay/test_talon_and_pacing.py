@@ -11,7 +11,7 @@ from django.contrib.auth.models import AnonymousUser
 from django.urls import reverse
 
 from gameplay import pacing, selectors, services
-from gameplay.models import LiveGame, LiveSeat
+from gameplay.models import LiveGame
 from gameplay.tasks import play_bot_turn
 from rules import Action, DealState
 from rules.cards import CARD_NAMES
@@ -163,15 +163,13 @@ def test_each_bot_move_waits_long_enough_for_the_one_before_to_be_seen():
     assert max(pacing.client_pace()[kind] for kind in ("bid", "card", "trick", "talon")) < 5000
 
 
-def test_with_workers_a_bot_turn_is_enqueued_with_its_pause(committed, monkeypatch):
+def test_with_workers_a_bot_turn_is_enqueued_at_once_and_the_page_paces_it(committed, monkeypatch):
     user = UserFactory()
     game = committed(services.practice_game_start, user=user)
     view = selectors.live_game_view(game, user=user)
     sent = []
     monkeypatch.setitem(play_bot_turn.app.conf, "task_always_eager", False)
-    monkeypatch.setattr(
-        play_bot_turn, "apply_async", lambda args, countdown: sent.append((args, countdown))
-    )
+    monkeypatch.setattr(play_bot_turn, "delay", lambda *args: sent.append(args))
     moved = next(action for action in view["legal"] if action["type"] == "pass")
 
     committed(
@@ -182,17 +180,8 @@ def test_with_workers_a_bot_turn_is_enqueued_with_its_pause(committed, monkeypat
         expected_sequence=view["sequence"],
     )
 
-    assert sent == [((game.pk, view["sequence"] + 1), pacing.BID_SECONDS)]
-
-
-def test_a_table_of_bots_only_waits_for_no_one():
-    user = UserFactory()
-    game = services.practice_game_start(user=user)
-    assert services.bot_turn_pause(game.pk) == pacing.BID_SECONDS
-    LiveSeat.objects.filter(game=game, position=0).update(user=None, bot_level="easy")
-
-    assert services.bot_turn_pause(game.pk) == 0
-    assert services.bot_turn_pause(10**9) == 0
+    assert sent == [(game.pk, view["sequence"] + 1)]
+    assert pacing.client_pace()["bid"] == pacing.BID_SECONDS * 1000
 
 
 def test_the_table_page_gives_the_script_the_pauses(client):
