@@ -46,7 +46,7 @@ from gameplay.models import LiveGame
 from rules.actions import ACTION_TYPES
 from rules.cards import CARD_NAMES
 from scoring.models import ResultVersion, TableResult
-from scoring.standings import MAX_PLACEMENT_POINTS, METRICS
+from standings.ranking import MAX_PLACEMENT_POINTS, METRICS
 from tournaments.models import BotLevel, Registration, Round, Tournament
 
 ARCHIVE_FORMAT = "thousand-one-tournament"

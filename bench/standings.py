@@ -19,7 +19,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from scoring.standings import DEFAULT_PRECEDENCE, TableResult, compute_standings  # noqa: E402
+from standings.ranking import DEFAULT_PRECEDENCE, TableResult, compute_standings  # noqa: E402
 
 GOALS = {"median_seconds": 1.0}
 

@@ -29,8 +29,7 @@ from rules.deal import DealState
 from rules.game import Game
 from rules.messages import Message, _, ngettext, pgettext
 from rules.options import ABSOLUTE_MAX_BID, RuleSet
-
-from .standings import TableResult
+from standings.ranking import TableResult
 
 OUTCOMES = ("made", "failed", "conceded")
 DECK_CARD_POINTS = 120

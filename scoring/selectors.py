@@ -9,8 +9,8 @@ from django.db.models import QuerySet
 from django.http import Http404
 from django.utils.translation import gettext as _
 
-from scoring import standings as standings_logic
 from scoring.models import ResultVersion, SheetDraft, StandingsSnapshot, TableResult
+from standings import ranking as standings_logic
 from tournaments.models import BotLevel, Registration, Round, Seat, Table, Tournament
 from tournaments.selectors import AnyUser, can_view_tournament, is_director, seat_of_user
 

@@ -22,7 +22,6 @@ from django.utils.translation import gettext as _
 from core.exceptions import Conflict
 from core.i18n import translate
 from rules import RuleSet
-from scoring import standings as standings_logic
 from scoring import standings_cache
 from scoring.models import ResultVersion, SheetDraft, StandingsSnapshot, TableResult
 from scoring.score_sheet import (
@@ -34,6 +33,7 @@ from scoring.score_sheet import (
 )
 from scoring.selectors import sheet_running_totals, standings_inputs, table_role
 from scoring.signals import standings_stored
+from standings import ranking as standings_logic
 from tournaments.models import Round, Table, Tournament
 
 logger = logging.getLogger(__name__)

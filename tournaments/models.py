@@ -9,7 +9,7 @@ from django.utils import formats, timezone
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
-from scoring import standings as standings_rules
+from standings import ranking as standings_rules
 
 # The standings' defaults are the pure standings module's; a tournament stores them as JSON
 # (placement points keyed by the table size as text).

@@ -23,7 +23,7 @@ from django.utils.translation import ngettext
 from core.i18n import error_text
 from core.login_limit import SignInAttempt, SignInRefused, refusal_message
 from rules import RuleOptionError, RuleSet
-from scoring.standings import validate_placement_points, validate_precedence
+from standings.ranking import validate_placement_points, validate_precedence
 from tournaments.models import (
     Club,
     Player,

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scoring.standings import (
+from standings.ranking import (
     DEFAULT_PRECEDENCE,
     METRICS,
     TableResult,

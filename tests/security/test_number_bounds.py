@@ -1,6 +1,6 @@
 """Every number people type has a bound, with a message; numbers stored before do not break pages.
 
-The bounds: placement points within plus or minus 10,000 each (`scoring.standings`), a sheet's
+The bounds: placement points within plus or minus 10,000 each (`standings.ranking`), a sheet's
 totals and every number typed into a sheet within plus or minus 1,000,000
 (`scoring.score_sheet`), seeds below 2**62 (`tournaments.services`).
 """
@@ -14,7 +14,7 @@ from rest_framework.test import APIClient
 from scoring.models import TableResult
 from scoring.score_sheet import MAX_TOTAL
 from scoring.services import standings_recompute
-from scoring.standings import MAX_PLACEMENT_POINTS
+from standings.ranking import MAX_PLACEMENT_POINTS
 from tests.web.test_director_pages import tournament_data
 from tests.web.test_public_pages import page_urls
 from tournaments.models import Tournament

@@ -264,7 +264,7 @@ def test_pages_never_recompute_the_standings(client, played, monkeypatch):
     def refuse(*args, **kwargs):
         raise AssertionError("a page recomputed the standings")
 
-    monkeypatch.setattr("scoring.standings.compute_standings", refuse)
+    monkeypatch.setattr("standings.ranking.compute_standings", refuse)
     monkeypatch.setattr("scoring.services.standings_recompute", refuse)
 
     for url in page_urls(played):

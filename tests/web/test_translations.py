@@ -27,7 +27,7 @@ from rules import RuleOptionError, RuleSet
 from rules.messages import Message, ngettext, pgettext
 from scoring import services as scoring_services
 from scoring.score_sheet import ScoreSheetError, validate_score_sheet
-from scoring.standings import validate_placement_points, validate_precedence
+from standings.ranking import validate_placement_points, validate_precedence
 from tests.factories import ClubFactory, PlayerFactory, UserFactory, enter_confirmed_result
 from tests.factories import game_sheet as engine_game_sheet
 from tournaments import services
@@ -41,7 +41,7 @@ UKRAINIAN_PLURALS = (
 PURE_MODULES = [
     "rules/options.py",
     "scoring/score_sheet.py",
-    "scoring/standings.py",
+    "standings/ranking.py",
     *sorted(
         str(path.relative_to(settings.BASE_DIR))
         for path in (Path(settings.BASE_DIR) / "tournaments" / "seating").glob("*.py")

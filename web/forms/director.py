@@ -16,7 +16,7 @@ from django.utils.translation import pgettext_lazy
 from core.i18n import translate
 from rules import DEFAULT_RULES
 from rules.options import BID_CAPS
-from scoring.standings import MAX_PLACEMENT_POINTS, METRIC_REGISTRY
+from standings.ranking import MAX_PLACEMENT_POINTS, METRIC_REGISTRY
 from tournaments.models import (
     Club,
     Seat,
@@ -38,7 +38,7 @@ class DirectorForm(forms.Form):
         return any(name != NON_FIELD_ERRORS for name in self.errors)
 
 
-# The metrics a tournament may rank by, in the registry's order (scoring.standings).
+# The metrics a tournament may rank by, in the registry's order (standings.ranking).
 RANKING_METRICS = [metric for metric in METRIC_REGISTRY.values() if metric.ranks]
 PRECEDENCE_SLOTS = len(RANKING_METRICS)
 # The bid_cap values (rules.options.BID_CAPS) with what they mean; the value stays in front,

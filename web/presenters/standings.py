@@ -11,7 +11,7 @@ from django.utils import formats
 
 from core.i18n import translate
 from scoring.models import StandingsSnapshot
-from scoring.standings import METRIC_REGISTRY
+from standings.ranking import METRIC_REGISTRY
 from tournaments.models import Tournament
 from web.presenters.numbers import decimals
 

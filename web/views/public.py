@@ -27,7 +27,7 @@ from django.views.decorators.http import require_safe
 from core.i18n import translate
 from scoring import selectors as scoring_selectors
 from scoring import standings_cache
-from scoring.standings import METRIC_REGISTRY
+from standings.ranking import METRIC_REGISTRY
 from tournaments import selectors
 from tournaments.models import Registration, Table, Tournament
 from web.presenters.charts import progress_chart
