@@ -522,8 +522,12 @@ class _Reader:
                 bots.add(seat.position)
             else:
                 usernames[username] = seat_path
+            # A bot's name is kept only for a human's stand-in (LiveSeat.name); files written
+            # before names were shown in the reader's language stored every bot's name.
+            stand_in = any(change.position == seat.position for change in item.seat_changes)
+            name = seat.name if username is not None or stand_in else ""
             live_seat = LiveSeat(
-                game=game, position=seat.position, bot_level=seat.bot_level, name=seat.name
+                game=game, position=seat.position, bot_level=seat.bot_level, name=name
             )
             self.plan.login(live_seat, "user", username)
             self.plan.live_seats.append(live_seat)

@@ -474,7 +474,10 @@ class ArchivedLiveSeat(_Part):
     position: Position
     bot_level: BotChoice
     """"" for a person's seat, else the level of the bot that plays it."""
-    name: Name
+    name: text(120)
+    """The person's name; for a bot that took over a person's seat, that person's name; "" for a
+    bot seated as a bot and for a guest (the pages name them in the reader's language). A file
+    that names such a bot is accepted and the name left out."""
     username: Username | None
 
 

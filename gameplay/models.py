@@ -136,7 +136,10 @@ class LiveSeat(models.Model):
     bot_level = models.CharField(
         _("bot level"), max_length=10, choices=BotLevel.choices, blank=True
     )
-    name = models.CharField(_("name"), max_length=120)
+    # The name a human sat down with; for a bot that took over a human's seat, that human's name;
+    # empty for a seat that was a bot's or a guest's from the start. What pages show is
+    # `display_name`, in the reader's language.
+    name = models.CharField(_("name"), max_length=120, blank=True)
 
     class Meta:
         ordering = ["game", "position"]
@@ -157,11 +160,28 @@ class LiveSeat(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.game}, seat {self.position}: {self.name}"
+        return f"{self.game}, seat {self.position}: {self.display_name}"
 
     @property
     def is_bot(self) -> bool:
         return bool(self.bot_level)
+
+    @property
+    def display_name(self) -> str:
+        """What the seat is called on the table page, in the reader's language.
+
+        A practice game's bots are numbered by seat; a tournament table's are called as on the
+        draw (`BotLevel.seat_name`); a bot that took over a human's seat is his stand-in.
+        """
+        if self.is_bot:
+            if self.name:
+                return str(_("Bot for %(name)s") % {"name": self.name})
+            if self.game.is_practice:
+                return str(_("Bot %(number)d") % {"number": self.position})
+            return BotLevel(self.bot_level).seat_name
+        if self.user_id is None:
+            return str(_("Guest"))
+        return self.name
 
 
 class LiveSeatChange(models.Model):

@@ -279,7 +279,7 @@ def live_game_view(game: LiveGame, *, user: AnyUser | None) -> dict[str, Any]:
         "seat": mine,
         "to_act": to_act,
         "players": [
-            {"position": seat.position, "name": seat.name, "bot_level": seat.bot_level}
+            {"position": seat.position, "name": seat.display_name, "bot_level": seat.bot_level}
             for seat in seats
         ],
         "observation": observation,

@@ -115,12 +115,7 @@ def live_game_create_for_table(*, actor: User, table: Table) -> LiveGame:
     )
     for seat in seats:
         if seat.is_bot:
-            LiveSeat.objects.create(
-                game=game,
-                position=seat.position,
-                bot_level=seat.bot_level,
-                name=seat.display_name,
-            )
+            LiveSeat.objects.create(game=game, position=seat.position, bot_level=seat.bot_level)
         else:
             player = seat.registration.player
             user = player_login_ensure(actor=actor, player=player)
@@ -170,16 +165,11 @@ def practice_game_start(
         practice_address=address_key,
     )
     if guest is not None:
-        LiveSeat.objects.create(game=game, position=0, name=_("Guest"))
+        LiveSeat.objects.create(game=game, position=0)
     else:
         LiveSeat.objects.create(game=game, position=0, user=user, name=_human_name(user))
     for position in range(1, players):
-        LiveSeat.objects.create(
-            game=game,
-            position=position,
-            bot_level=bot_level,
-            name=_("Bot %(number)d") % {"number": position},
-        )
+        LiveSeat.objects.create(game=game, position=position, bot_level=bot_level)
     _start(game)
     return game
 
@@ -629,8 +619,8 @@ def live_seat_replace_with_bot(
     )
     seat.user = None
     seat.bot_level = level
-    seat.name = _("Bot for %(name)s") % {"name": seat.name}
-    seat.save(update_fields=["user", "bot_level", "name"])
+    # The name stays: the bot is shown as his stand-in (LiveSeat.display_name).
+    seat.save(update_fields=["user", "bot_level"])
     engine_game = live_game_state(game)
     _save_turn(game, engine_game)
     _after_change(game, engine_game)

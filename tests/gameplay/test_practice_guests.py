@@ -20,7 +20,7 @@ from django.contrib.auth.models import AnonymousUser
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.test import Client
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from gameplay import selectors, services
 from gameplay.models import LiveGame
@@ -476,3 +476,18 @@ def test_a_guests_socket_closes_once_his_session_no_longer_holds_the_game(
     connected, output = async_to_sync(scenario)()
     assert connected
     assert output == {"type": "websocket.close", "code": 4403}
+
+
+def test_the_seats_are_named_in_the_language_of_whoever_looks_not_of_whoever_started():
+    """A game started from an English page is read in Ukrainian with Ukrainian names."""
+    with translation.override("en"):
+        game = services.practice_game_start(user=GUEST_A, players=4)
+
+    with translation.override("uk"):
+        names = [seat["name"] for seat in selectors.live_game_view(game, user=GUEST_A)["players"]]
+    with translation.override("en"):
+        english = [seat["name"] for seat in selectors.live_game_view(game, user=GUEST_A)["players"]]
+
+    assert names == ["Гість", "Бот 1", "Бот 2", "Бот 3"]
+    assert english == ["Guest", "Bot 1", "Bot 2", "Bot 3"]
+    assert set(game.seats.values_list("name", flat=True)) == {""}

@@ -5,6 +5,7 @@ import sys
 
 import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
+from django.utils import translation
 
 from gameplay import selectors, services
 from gameplay.models import LiveGame, LiveSeatChange
@@ -146,6 +147,13 @@ def test_a_director_replaces_a_player_who_left_by_a_bot(table_round, committed):
     assert change.changed_by == director and change.from_name == leaving.name
     seat = game.seats.get(position=leaving.position)
     assert (seat.user, seat.bot_level) == (None, "easy")
+    # The stand-in is named after him, in the reader's language.
+    players = selectors.live_game_view(game, user=director)["players"]
+    with translation.override("uk"):
+        in_ukrainian = selectors.live_game_view(game, user=director)["players"]
+    assert players[leaving.position]["name"] == f"Bot for {leaving.name}"
+    assert in_ukrainian[leaving.position]["name"] == f"Бот замість гравця {leaving.name}"
+    assert seat.name == leaving.name
     # The bots play on at once; only the remaining human is ever waited for.
     game = fresh(game)
     remaining = humans(game)
