@@ -3,15 +3,12 @@
 A bot decides in milliseconds; played at that speed, a deal the bots win is over before a human
 has seen the talon. The bots answer at once (with workers and in the embedded mode alike), and the
 table page shows their moves one after another with these pauses (`client_pace`), so no request
-and no worker sleeps. `pause_before_bot` says which pause follows a deal's state.
+and no worker sleeps; static/js/table/pacing.js picks the pause that follows each move.
 """
 
 from __future__ import annotations
 
-from rules import DealState
-
-# Seconds. Each is short enough that the watchdog (gameplay.services.bot_turns_watchdog, 5 s)
-# never takes a paused turn for a lost one.
+# Seconds, shown between moves the server has already applied.
 BID_SECONDS = 0.6
 CARD_SECONDS = 0.8
 # A finished trick stays on the table a little longer, so that everyone sees who took it.
@@ -22,23 +19,6 @@ GIVE_SECONDS = 0.5
 CONTRACT_SECONDS = 0.8
 # Only on the page: how long the end-of-deal summary waits for "Continue".
 SUMMARY_SECONDS = 30.0
-
-
-def pause_before_bot(deal: DealState | None) -> float:
-    """The pause before the next move of the deal, so that the last one can be seen."""
-    if deal is None or deal.done:
-        return 0.0
-    observation = deal.observation(None)
-    if observation.phase == "bidding":
-        return BID_SECONDS
-    if observation.phase == "giving":
-        return GIVE_SECONDS if observation.gives_done else TALON_SECONDS
-    if observation.phase == "contract":
-        return CONTRACT_SECONDS
-    tricks = observation.tricks
-    if tricks and tricks[-1].winner is not None:
-        return TRICK_SECONDS
-    return CARD_SECONDS
 
 
 def client_pace() -> dict[str, int]:
