@@ -74,10 +74,17 @@ def tournament_export(*, tournament: Tournament) -> dict[str, Any]:
 # Columns that are not part of what a tournament is. A personal link signs its registration's
 # id, which an import makes anew: links printed for the original never open the copy. An entry
 # code is a credential: a copy's registrations draw new ones. A tournament's live games are
-# never practice games, whose guest key and address hash stay empty.
+# never practice games, whose guest key and address hash stay empty. The roll call and the round
+# clock are the evening's state at the venue, not results: a copy starts with everyone present
+# and no clock running.
 NOT_ARCHIVED = {
     (Registration, "personal_link_version"),
     (Registration, "entry_code"),
+    (Registration, "present"),
+    (Round, "clock_seconds"),
+    (Round, "clock_started_at"),
+    (Round, "clock_paused_at"),
+    (Round, "clock_paused_seconds"),
     (LiveGame, "practice_guest"),
     (LiveGame, "practice_address"),
 }

@@ -206,6 +206,9 @@ class Registration(models.Model):
         default=new_entry_code,
         editable=False,
     )
+    # The roll call: a player marked absent sits out the rounds drawn while he is absent (he is
+    # neither withdrawn nor removed); everyone counts as present until the director says not.
+    present = models.BooleanField(_("present"), default=True)
 
     class Meta:
         ordering = ["tournament", "start_number"]
@@ -233,6 +236,42 @@ class Registration(models.Model):
         return f"{self.entry_code[:half]} {self.entry_code[half:]}"
 
 
+class TournamentEvent(models.Model):
+    """The audit trail of a director's decisions about a tournament as a whole (results have
+    their own, scoring.ResultVersion): who did what, when, and why when he was asked."""
+
+    class Kind(models.TextChoices):
+        FINISHED = "finished", _("finished")
+        REOPENED = "reopened", _("reopened")
+        PLAYER_RENAMED = "player_renamed", _("player renamed")
+        PLAYERS_MERGED = "players_merged", _("players merged")
+        REGISTRATION_DELETED = "registration_deleted", _("registration deleted")
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="events")
+    kind = models.CharField(_("kind"), max_length=24, choices=Kind.choices)
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("by"),
+    )
+    # The director's reason, where one is asked for (finishing early, reopening).
+    note = models.CharField(_("note"), max_length=1000, blank=True)
+    # What changed, for people to read back: names before and after, the players merged.
+    details = models.JSONField(_("details"), default=dict, blank=True)
+    created_at = models.DateTimeField(_("when"), default=timezone.now, editable=False)
+
+    class Meta:
+        ordering = ["tournament", "created_at", "pk"]
+        verbose_name = _("tournament event")
+        verbose_name_plural = _("tournament events")
+
+    def __str__(self) -> str:
+        return f"{self.tournament.name}: {self.get_kind_display()}"
+
+
 class Round(models.Model):
     class Status(models.TextChoices):
         DRAFT = "draft", _("draft")
@@ -247,6 +286,12 @@ class Round(models.Model):
     seed = models.BigIntegerField(_("draw seed"))
     created_at = models.DateTimeField(_("drawn"), default=timezone.now, editable=False)
     published_at = models.DateTimeField(_("published"), null=True, blank=True)
+    # The round clock: its length with every extension, when it was started, when it was paused
+    # (null while it runs) and how long it stood paused before; none set until it is started.
+    clock_seconds = models.PositiveIntegerField(_("clock length (seconds)"), null=True, blank=True)
+    clock_started_at = models.DateTimeField(_("clock started"), null=True, blank=True)
+    clock_paused_at = models.DateTimeField(_("clock paused"), null=True, blank=True)
+    clock_paused_seconds = models.PositiveIntegerField(_("clock paused for (seconds)"), default=0)
 
     class Meta:
         ordering = ["tournament", "number"]
