@@ -18,6 +18,19 @@
     }
   });
 
+  // The sheet page's live part says which draft of the table's sheet the page's form holds, so
+  // that the server can tell about deals a table-mate saved since (on another phone).
+  document.addEventListener("htmx:configRequest", function (event) {
+    var element = event.detail && event.detail.elt;
+    if (!element || element.id !== "sheet-live") {
+      return;
+    }
+    var held = document.querySelector('#sheet-form input[name$="draft_version"]');
+    if (held && held.value !== "") {
+      event.detail.parameters.draft = held.value;
+    }
+  });
+
   // Shown again: ask at once (the blocks listen for "player:visible" on the body).
   document.addEventListener("visibilitychange", function () {
     if (document.visibilityState === "visible" && document.body) {

@@ -297,3 +297,30 @@ def test_a_forged_save_is_answered_without_a_server_error(client, table, page_ur
 
     assert response.status_code in (200, 400, 409), text(response)[:300]
     assert ResultVersion.objects.count() == 0
+
+
+def test_an_open_sheet_hears_of_deals_a_table_mate_saved_on_another_phone(client, table):
+    client.force_login(player(table, 0))
+    page = client.get(reverse("table-sheet", args=[table.pk]))
+    key = page.context["live_key"]
+    status = reverse("table-sheet-status", args=[table.pk])
+    held = {"v": key, "form": "1", "draft": "0"}
+    assert 'name="draft_version"' in text(page)
+    assert client.get(status, held).status_code == 204
+
+    scoring_services.sheet_draft_save(
+        actor=player(table, 2), table=table, rows=rows(2), expected_version=0
+    )
+
+    news = client.get(status, held)
+    assert news.status_code == 200
+    assert (
+        f"{player(table, 2).player.name} saved the table's sheet on another phone: 2 deals now."
+        in text(news)
+    )
+    assert f'href="{reverse("table-sheet", args=[table.pk])}#sheet-entry"' in text(news)
+    # The page's own save (its form holds draft 1 after it) brings no notice; nonsense is none.
+    for seen in ("1", "-1", "x" * 20, ""):
+        again = client.get(status, {"v": key, "form": "1", "draft": seen})
+        assert again.status_code == 200 and "another phone" not in text(again)
+    assert client.get(status, {"v": news.context["live_key"], "form": "1"}).status_code == 204

@@ -436,9 +436,30 @@ def _sheet_live_context(
         "state": state,
         "dispute_form": dispute_form or DisputeForm(),
         "newer_seat": newer,
-        "live_key": tournament_selectors.table_status_key(user, table),
+        "live_key": _sheet_live_key(user, table),
         "poll_seconds": POLL_SECONDS,
     }
+
+
+def _sheet_live_key(user: Any, table: Table) -> str:
+    """The key of the sheet page's live part: the table's state and the table's draft version,
+    so that a deal saved on a table-mate's phone reaches a page that is open."""
+    draft = selectors.sheet_draft(table)
+    version = draft.version if draft is not None else 0
+    return f"{tournament_selectors.table_status_key(user, table)}.{version}"
+
+
+def _draft_newer(table: Table, seen: str | None) -> dict[str, Any] | None:
+    """The draft saved since the page's own (`seen`: the draft version its form holds, which
+    player.js sends), as the notice tells it; None when the page holds the latest or did not
+    say which it holds."""
+    if seen is None or not seen.isdigit() or len(seen) > 10:
+        return None
+    draft = selectors.sheet_draft(table)
+    if draft is None or draft.version <= int(seen):
+        return None
+    rows = draft.rows if isinstance(draft.rows, list) else []
+    return {"deals": len(rows), "by": sheet_entry.draft_saved_by(draft)}
 
 
 @never_cache
@@ -452,10 +473,13 @@ def table_sheet_status(request: HttpRequest, table_id: int) -> HttpResponse:
     table, role = selectors.table_for(request.user, table_id)
     if not role.may_enter:
         return HttpResponse(status=403)
-    if request.GET.get("v") == tournament_selectors.table_status_key(request.user, table):
+    if request.GET.get("v") == _sheet_live_key(request.user, table):
         return HttpResponse(status=204)
     context = _sheet_live_context(request, table, role)
-    context |= {"show_form": request.GET.get("form") == "1", "mode": _mode_from(None, table)}
+    show_form = request.GET.get("form") == "1"
+    context |= {"show_form": show_form, "mode": _mode_from(None, table)}
+    if show_form:
+        context["draft_newer"] = _draft_newer(table, request.GET.get("draft"))
     return render(request, "player/_sheet_live.html", context)
 
 

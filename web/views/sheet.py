@@ -154,12 +154,13 @@ def entry_context(
         "check_url": check_url,
         "rows_added": ADDED_DEALS,
         "draft": draft if draft is not None and draft.rows else None,
-        "draft_by": _saved_by(draft),
+        "draft_by": draft_saved_by(draft),
         "removed_number": removed["index"] + 1 if removed else None,
     }
 
 
-def _saved_by(draft: SheetDraft | None) -> str:
+def draft_saved_by(draft: SheetDraft | None) -> str:
+    """Who saved the table's draft last, by his player's name if he has one."""
     user = draft.updated_by if draft is not None else None
     if user is None:
         return ""
@@ -307,7 +308,7 @@ def answer_draft(
         notice = _(
             "%(name)s saved this sheet from another phone meanwhile, so yours was not saved. "
             "This is the sheet as it is now: check it, then enter your deal again."
-        ) % {"name": _saved_by(newer) or _("Someone")}
+        ) % {"name": draft_saved_by(newer) or _("Someone")}
         return page(entry=shown, check=replace(check, notice=notice), status=409)
     except ValidationError as error:
         return page(entry=entry, check=_check, errors=[error_message(error)], status=400)
