@@ -48,6 +48,20 @@ def seating_history(tournament: Tournament, before_round: int) -> SeatingHistory
     return history
 
 
+def tables_played(tournament: Tournament, before_round: int) -> list[list[list[int | None]]]:
+    """The drawn rounds before `before_round`, in order: each a list of tables, each table the
+    registration ids in seat order (None for a bot's seat), as the seat draw takes history."""
+    rounds: dict[int, dict[int, list[int | None]]] = {}
+    seats = (
+        Seat.objects.filter(round__tournament=tournament, round__number__lt=before_round)
+        .order_by("round__number", "table__number", "position")
+        .values_list("round__number", "table__number", "registration_id")
+    )
+    for number, table, registration in seats:
+        rounds.setdefault(number, {}).setdefault(table, []).append(registration)
+    return [list(tables.values()) for _, tables in sorted(rounds.items())]
+
+
 def repeat_meetings_by_table(round_: Round) -> dict[int, int]:
     """Per table id of a round: how many pairs of its players met in an earlier round."""
     meetings = seating_history(round_.tournament, round_.number).meetings

@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 
 from core.i18n import error_text
 from draws import seating
-from draws.selectors import draw_refusal, seating_history
+from draws.selectors import draw_refusal, seating_history, tables_played
 from scoring.selectors import standings_order
 from scoring.services import results_open_for_round
 from tournaments.models import Round, Seat, Table, Tournament
@@ -80,22 +80,45 @@ def _schedule_field(tournament: Tournament, players: list[int]) -> list[int] | N
 
 
 def _scheduled_round(tournament, players, number, table_size, fill, seed):
-    """Round `number` of the schedule drawn with round 1's seed, while the field is unchanged."""
+    """Round `number` of the schedule drawn with round 1's seed. Once the field has changed
+    (late entries, withdrawals, absences), the rest of that schedule is repaired for the field
+    as it is now, with the fewest new repeats given the rounds played, and this round is the
+    repair's first; past the planned rounds (None) the round is drawn on its own."""
     field = _schedule_field(tournament, players)
-    if field is None:
-        return None
     schedule_seed = seed if number == 1 else tournament.rounds.get(number=1).seed
+    if field is None and number > tournament.rounds_planned:
+        return None
     try:
-        schedule = seating.draw_schedule(
-            field,
+        if field is not None:
+            schedule = seating.draw_schedule(
+                field,
+                rounds=tournament.rounds_planned,
+                table_size=table_size,
+                fill=fill,
+                seed=schedule_seed,
+            )
+            return [tuple(table) for table in schedule.rounds[number - 1].tables]
+        played = tables_played(tournament, number)
+        first_field = sorted({p for table in played[0] for p in table if p is not None})
+        planned = seating.draw_schedule(
+            first_field,
             rounds=tournament.rounds_planned,
             table_size=table_size,
             fill=fill,
             seed=schedule_seed,
+        ).rounds[number - 1 :]
+        repaired = seating.repair_schedule(
+            played,
+            players,
+            rounds=tournament.rounds_planned - number + 1,
+            table_size=table_size,
+            fill=fill,
+            seed=seed,
+            planned=planned,
         )
     except seating.SeatingError as error:
         raise ValidationError(error_text(error)) from None
-    return [tuple(table) for table in schedule.rounds[number - 1].tables]
+    return [tuple(table) for table in repaired.rounds[0].tables]
 
 
 def _store_tables(round_: Round, tables: list[tuple[int | None, ...]], bot_level: str) -> None:

@@ -265,6 +265,40 @@ def test_schedule_mode_plays_five_rounds_of_sixteen_without_a_repeat(director, c
     assert max(meetings.values()) == 1
 
 
+def test_schedule_mode_repairs_the_rest_after_a_withdrawal_and_a_late_entry(
+    director, club, finish_round
+):
+    """16 players at tables of 4 (mixed when the count does not divide), 5 rounds: one player
+    withdraws after round 2, another comes for round 4. A repeat-free schedule loses nothing by
+    one withdrawal, and the late entry meets only people he has not met, so nobody meets twice
+    (round by round, the balanced draw from there on repeated meetings)."""
+    tournament = make_tournament(
+        director, club, rounds_planned=5, seating_mode="schedule", table_size="mixed"
+    )
+    registrations = register(director, tournament, 16)
+    meetings = Counter()
+
+    def play(seed=None):
+        round_ = draw_services.round_draw(actor=director, tournament=tournament, seed=seed)
+        count_meetings(round_, meetings)
+        draw_services.round_publish(actor=director, round_=round_)
+        finish_round(round_)
+        return round_
+
+    play(seed=5)
+    play()
+    services.registration_withdraw(actor=director, registration=registrations[3])
+    third = play()
+    assert registrations[3].pk not in {r for table in seated(third) for r in table}
+    late = register(director, tournament, 1)[0]
+    assert late.first_round == 4
+    fourth = play()
+    assert late.pk in {r for table in seated(fourth) for r in table}
+    play()
+
+    assert max(meetings.values()) == 1
+
+
 def test_the_draw_needs_the_director(director, club):
     tournament = make_tournament(director, club)
     register(director, tournament, 8)
