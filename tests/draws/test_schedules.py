@@ -30,6 +30,7 @@ from draws.seating.constructions import (
     order_rounds,
     remove_players,
     repeats,
+    resolvable_transversal_rounds,
     stored_beyond,
     transversal_rounds,
 )
@@ -170,6 +171,34 @@ def test_the_offline_search_finds_a_cyclic_schedule():
 def test_twelve_players_at_tables_of_three_have_four_rounds_by_construction():
     rounds = transversal_rounds()
     assert repeats(rounds, 12, (3, 3, 3, 3)) == (0, 1) and len(rounds) == 4
+
+
+PRIMES = [5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41, 43, 47]
+
+
+@settings(max_examples=examples(30), deadline=None)
+@given(size=st.sampled_from([3, 4]), order=st.sampled_from(PRIMES))
+def test_a_resolvable_transversal_design_seats_order_rounds_without_a_repeat(size, order):
+    rounds = resolvable_transversal_rounds(size, order)
+
+    assert len(rounds) == order
+    assert repeats(rounds, size * order, (size,) * order) == (0, 1)
+    # The groups never meet, so players can be taken away from it without losing a round.
+    met = meeting_counts(rounds)
+    assert not any(frozenset((j * order, j * order + 1)) in met for j in range(size))
+
+
+def test_larger_fields_at_tables_of_four_start_from_a_transversal_design():
+    """Past the stored schedules, 4p players (p a prime) get p repeat-free rounds at least, and
+    4p - k as many: 188 players 47 rounds, where the search alone found 17."""
+    for n, rounds in ((68, 20), (92, 23), (188, 47), (187, 47)):
+        schedule = draw_schedule(range(n), rounds=rounds, table_size=4, fill="mixed", seed=3)
+        assert schedule.repeat_free_rounds == rounds, n
+        assert "transversal design" in schedule.method
+        for draw in schedule.rounds:
+            assert_partition(draw.tables, range(n), table_plan(n, table_size=4, fill="mixed"))
+    with pytest.raises(ValueError):
+        resolvable_transversal_rounds(4, 25)
 
 
 @settings(max_examples=examples(30), deadline=None)
