@@ -7,16 +7,18 @@ Pure Python with no Django import, so the tournaments services call it and tests
 from .quality import evaluate, meeting_counts, repeated_meetings
 from .repair import repair_schedule
 from .rounds import Draw, draw_round
-from .schedule import Schedule, draw_schedule
+from .schedule import Outlook, Schedule, draw_schedule, outlook
 from .tables import SeatingError, TablePlan, plan_tables, repeat_free_bound, table_plan
 
 __all__ = [
     "Draw",
+    "Outlook",
     "Schedule",
     "SeatingError",
     "TablePlan",
     "draw_round",
     "draw_schedule",
+    "outlook",
     "evaluate",
     "meeting_counts",
     "plan_tables",

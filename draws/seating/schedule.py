@@ -79,6 +79,55 @@ class Schedule:
         return repeated_meetings(self.rounds)
 
 
+@dataclass(frozen=True)
+class Outlook:
+    """What a schedule can be for a field, before any is drawn: the tables of a round (seats
+    and humans, fullest first), the counting bound on repeat-free rounds, the most such rounds
+    known reachable (None when nothing but a search would tell) and whether that is proven the
+    most possible."""
+
+    players: int
+    tables: tuple[TablePlan, ...]
+    upper_bound: int
+    known_max: int | None
+    proven_max: bool
+
+
+def _known_max(
+    n: int, plan: list[TablePlan], humans: tuple[int, ...], construction: int, constructed: bool
+) -> int | None:
+    """The most repeat-free rounds known for the plan: the construction's, the table of the best
+    known figures', a proven maximum's; None when only a single round is known."""
+    best = best_known_rounds(humans)
+    if best is None and not constructed:
+        return None
+    full_size = plan[0].seats
+    uniform = all(table.seats == table.humans == full_size for table in plan)
+    return max(construction, best or 0, (KNOWN_MAXIMA.get((n, full_size)) or 0) if uniform else 0)
+
+
+def _proven(known_max: int | None, bound: int, humans: tuple[int, ...]) -> bool:
+    return known_max is not None and (known_max >= bound or PROVEN_MAXIMA.get(humans) == known_max)
+
+
+def outlook(players: int, *, table_size: int | str, fill: str) -> Outlook:
+    """The Outlook of `players` at these tables (what the director's draw page tells)."""
+    plan = table_plan(players, table_size=table_size, fill=fill)
+    humans = tuple(table.humans for table in plan)
+    bound = repeat_free_bound(plan)
+    method, construction = best_known(humans)
+    known = _known_max(players, plan, humans, len(construction), method != ONE_ROUND)
+    if known is None and bound == 1:
+        known = 1
+    return Outlook(
+        players=players,
+        tables=tuple(plan),
+        upper_bound=bound,
+        known_max=known,
+        proven_max=_proven(known, bound, humans),
+    )
+
+
 def describe(
     n: int,
     plan: list[TablePlan],
@@ -498,10 +547,12 @@ def draw_schedule(
                 found = even_out_bots(n, plan, found, rng)
         else:
             stored = stored_beyond(humans, rounds)
-            if stored is not None and (
-                evaluate(stored[1])["repeat_free_rounds"] >= len(construction)
-            ):
-                # Kept in their stored order: the repeats fall in the last rounds.
+            if stored is not None:
+                # Found offline with the fewest repeated pairs over the whole schedule, which
+                # counts before the repeat-free rounds at its head (20 players at tables of 3
+                # over 8 rounds: 10 pairs meet twice, 5 rounds repeat-free; extending the 6
+                # repeat-free rounds known repeats 14). Kept in their stored order: the repeats
+                # fall in the last rounds.
                 method, found, _ = stored
             else:
                 found = construction + extend(n, plan, construction, rounds, rng, EVALUATIONS)
@@ -526,22 +577,13 @@ def draw_schedule(
 
     draws = _seat_rounds(players, plan, found, seed, rng)
     repeat_free = evaluate(draw.tables for draw in draws)["repeat_free_rounds"]
-    full_size = plan[0].seats
-    uniform = all(table.seats == table.humans == full_size for table in plan)
-    known_max: int | None = max(
-        len(construction),
-        best or 0,
-        (KNOWN_MAXIMA.get((n, full_size)) or 0) if uniform else 0,
-    )
-    if best is None and not constructed:
-        known_max = None  # nothing known for this count but a single round
-    elif known_max is not None:
+    # None: nothing known for this count but a single round.
+    known_max = _known_max(n, plan, humans, len(construction), constructed)
+    if known_max is not None:
         known_max = max(known_max, repeat_free)
     if known_max is None and (bound == 1 or repeat_free >= bound):
         known_max = bound
-    proven = known_max is not None and (
-        known_max >= bound or PROVEN_MAXIMA.get(humans) == known_max
-    )
+    proven = _proven(known_max, bound, humans)
     return Schedule(
         rounds=tuple(draws),
         seed=seed,
