@@ -11,6 +11,9 @@ CHROMIUM ?= /usr/bin/chromium
 # their Celery workers (tests/integration/conftest.py), so make test-pg runs them after the rest,
 # in one process. `make test PARALLEL=` runs everything in one process.
 PARALLEL ?= -n auto
+# Where `make run` listens. `make run ADDRESS=0.0.0.0:8000` serves the phones in a club room too,
+# and the demo command then prints this computer's network addresses (docs/venue.md).
+ADDRESS ?= 127.0.0.1:8000
 
 # $(call debian_tool,COMMAND,PACKAGE): install the Debian package when COMMAND is missing and
 # this runs as root with apt-get; otherwise stop with one line naming the command to run.
@@ -34,6 +37,7 @@ endef
 
 help:
 	@echo "make run      set up .venv, migrate, load demo data, serve on http://127.0.0.1:8000/"
+	@echo "              (make run ADDRESS=0.0.0.0:8000: for the phones in a club room too)"
 	@echo "make test     formatting, lint, migration check and the test suite"
 	@echo "make test-pg  the test suite against DATABASE_URL=postgres://..."
 	@echo "make lint     ruff format --check, ruff check, the import contracts (lint-imports), mypy"
@@ -72,8 +76,8 @@ translations: $(INSTALLED)
 
 run: messages
 	$(BIN)/python manage.py migrate --noinput
-	$(BIN)/python manage.py demo
-	$(BIN)/python manage.py runserver 127.0.0.1:8000
+	$(BIN)/python manage.py demo --address '$(ADDRESS)'
+	$(BIN)/python manage.py runserver '$(ADDRESS)'
 
 lint: $(INSTALLED)
 	$(BIN)/ruff format --check .

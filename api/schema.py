@@ -57,6 +57,8 @@ class AutoSchema(SpectacularAutoSchema):
         writes = self.method not in ("GET", "HEAD", "OPTIONS")
         if writes:
             statuses += ["400", "403"]
+        if getattr(self.view, "action", None) == "list" and hasattr(self.view, "list_filters"):
+            statuses.append("400")  # a filter's value that is not valid, or no such filter
         if "{" in self.path or self._is_paginated_list():
             statuses.append("404")
         if writes and self._get_request_body():

@@ -12,6 +12,7 @@ from rest_framework.decorators import action
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from api.filters import FilteredList, ListFilter, list_filters
 from api.serializers.tournaments import (
     ClubSerializer,
     DrawSerializer,
@@ -28,14 +29,6 @@ from api.serializers.tournaments import (
 from draws import services as draw_services
 from tournaments import selectors, services
 from tournaments.models import Club, Registration, Round, Seat, Tournament
-
-
-def _id_filter(request: Request, name: str) -> int | None:
-    """A numeric id from the query string; anything else filters nothing rather than failing."""
-    value = request.query_params.get(name, "")
-    if value.isascii() and value.isdigit() and len(value) <= 18:
-        return int(value)
-    return None
 
 
 def _valid(serializer_class, request: Request, **kwargs):
@@ -83,7 +76,20 @@ class AdministratorCreates(permissions.BasePermission):
 READ_OR_DIRECT = [permissions.IsAuthenticatedOrReadOnly, DirectorWrites]
 
 
-class ClubViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
+def _status_filter(model, what: str) -> ListFilter:
+    return ListFilter(
+        "status", "status", f"Only the {what} of this status.", tuple(model.Status.values)
+    )
+
+
+CLUB_FILTER = ListFilter("club", "club_id", "Only those of the club with this id.")
+TOURNAMENT_FILTER = ListFilter(
+    "tournament", "tournament_id", "Only those of the tournament with this id."
+)
+
+
+@list_filters()
+class ClubViewSet(FilteredList, mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     serializer_class = ClubSerializer
     queryset = Club.objects.order_by("name")
     permission_classes = [permissions.IsAuthenticatedOrReadOnly, AdministratorCreates]
@@ -99,17 +105,16 @@ class ClubViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
         return Response(ClubSerializer(club).data, status=status.HTTP_201_CREATED)
 
 
+@list_filters(CLUB_FILTER)
 class PlayerViewSet(
-    mixins.CreateModelMixin, mixins.UpdateModelMixin, viewsets.ReadOnlyModelViewSet
+    FilteredList, mixins.CreateModelMixin, mixins.UpdateModelMixin, viewsets.ReadOnlyModelViewSet
 ):
     serializer_class = PlayerSerializer
     http_method_names = ["get", "post", "patch", "head", "options"]
     permission_classes = READ_OR_DIRECT
 
     def get_queryset(self):
-        players = selectors.players_visible_to(self.request.user).order_by("name", "id")
-        club = _id_filter(self.request, "club")
-        return players if club is None else players.filter(club_id=club)
+        return selectors.players_visible_to(self.request.user).order_by("name", "id")
 
     def create(self, request: Request) -> Response:
         data = _valid(PlayerSerializer, request)
@@ -126,8 +131,9 @@ class PlayerViewSet(
         return Response(PlayerSerializer(player).data)
 
 
+@list_filters(CLUB_FILTER, _status_filter(Tournament, "tournaments"))
 class TournamentViewSet(
-    mixins.CreateModelMixin, mixins.UpdateModelMixin, viewsets.ReadOnlyModelViewSet
+    FilteredList, mixins.CreateModelMixin, mixins.UpdateModelMixin, viewsets.ReadOnlyModelViewSet
 ):
     serializer_class = TournamentSerializer
     http_method_names = ["get", "post", "patch", "head", "options"]
@@ -193,16 +199,18 @@ def _round_with_tables(request: Request, pk: int) -> Round:
     return selectors.rounds_visible_to(request.user).get(pk=pk)
 
 
-class RegistrationViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
+@list_filters(
+    TOURNAMENT_FILTER,
+    ListFilter("player", "player_id", "Only those of the player with this id."),
+    _status_filter(Registration, "registrations"),
+)
+class RegistrationViewSet(FilteredList, mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     serializer_class = RegistrationSerializer
     permission_classes = READ_OR_DIRECT
 
     def get_queryset(self):
         visible = selectors.tournaments_visible_to(self.request.user)
         registrations = Registration.objects.filter(tournament__in=visible).select_related("player")
-        tournament = _id_filter(self.request, "tournament")
-        if tournament is not None:
-            registrations = registrations.filter(tournament_id=tournament)
         return registrations.order_by("tournament_id", "start_number")
 
     def create(self, request: Request) -> Response:
@@ -221,7 +229,8 @@ class RegistrationViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet
         return Response(RegistrationSerializer(registration).data)
 
 
-class RoundViewSet(viewsets.ReadOnlyModelViewSet):
+@list_filters(TOURNAMENT_FILTER, _status_filter(Round, "rounds"))
+class RoundViewSet(FilteredList, viewsets.ReadOnlyModelViewSet):
     serializer_class = RoundSerializer
     permission_classes = READ_OR_DIRECT
 
@@ -257,7 +266,11 @@ class RoundViewSet(viewsets.ReadOnlyModelViewSet):
         return Response(RoundSerializer(_round_with_tables(request, round_.pk)).data)
 
 
-class TableViewSet(viewsets.ReadOnlyModelViewSet):
+@list_filters(
+    ListFilter("tournament", "round__tournament_id", "Only those of the tournament with this id."),
+    ListFilter("round", "round_id", "Only those of the round with this id."),
+)
+class TableViewSet(FilteredList, viewsets.ReadOnlyModelViewSet):
     serializer_class = TableSerializer
 
     def get_queryset(self):

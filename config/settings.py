@@ -8,9 +8,12 @@ also provide a long random SECRET_KEY and ALLOWED_HOSTS, or the settings refuse 
 import importlib.util
 import os
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
+
+from core.network import lan_addresses
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -69,6 +72,45 @@ else:
         )
     if not ALLOWED_HOSTS:
         raise ImproperlyConfigured("DEBUG is off: set ALLOWED_HOSTS (comma-separated host names).")
+
+
+def _public_url(raw: str) -> str:
+    """PUBLIC_URL as scheme://host[:port], with no slash at the end, or "" when unset."""
+    url = raw.strip().rstrip("/")
+    if not url:
+        return ""
+    parts = urlsplit(url)
+    try:
+        port_readable = parts.port is None or parts.port > 0
+    except ValueError:  # a port that is no number or out of range
+        port_readable = False
+    if (
+        not port_readable
+        or parts.scheme not in {"http", "https"}
+        or not parts.hostname
+        or parts.path
+        or parts.query
+        or parts.fragment
+        or "@" in parts.netloc
+    ):
+        raise ImproperlyConfigured(
+            "PUBLIC_URL must be the address phones open the site by, such as "
+            f"http://192.168.1.20:8000 or https://club.example (no path); got {raw!r}"
+        )
+    return url
+
+
+# The address QR codes, player cards and personal links carry (web/public_address.py); unset,
+# the address the director's browser used.
+PUBLIC_URL = _public_url(os.environ.get("PUBLIC_URL", ""))
+if DEBUG and not ALLOWED_HOSTS:
+    # Django's development default (localhost only), plus this machine's address on the club's
+    # network and PUBLIC_URL's host, so phones in the room can open `make run ADDRESS=0.0.0.0:8000`.
+    # Other host names stay refused (a DNS rebinding page cannot reach the development server).
+    ALLOWED_HOSTS = [".localhost", "127.0.0.1", "[::1]", *lan_addresses()]
+    if PUBLIC_URL:
+        _public_host = urlsplit(PUBLIC_URL).hostname or ""
+        ALLOWED_HOSTS.append(f"[{_public_host}]" if ":" in _public_host else _public_host)
 
 CSRF_TRUSTED_ORIGINS = _env_list("CSRF_TRUSTED_ORIGINS")
 

@@ -5,18 +5,20 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
 from core.health import healthz
-from core.login_limit import RateLimitedLoginView, admin_login
-from web.views.home import home
+from core.login_limit import admin_login
+from web.views.home import favicon, home
+from web.views.sign_in import SignInView
 
 urlpatterns = [
     path("", home, name="home"),
     path("healthz", healthz, name="healthz"),
+    path("favicon.ico", favicon, name="favicon"),
     # Before the admin's own sign-in route, which it replaces: the same sign-in limit.
     path("admin/login/", admin_login(admin.site)),
     path("admin/", admin.site.urls),
     path("api/", include("api.urls")),
     # Before Django's own sign-in route, which it replaces: failed attempts are limited.
-    path("accounts/login/", RateLimitedLoginView.as_view(), name="login"),
+    path("accounts/login/", SignInView.as_view(), name="login"),
     # Django's sign-out and password change; not its password reset, which e-mails a link and
     # this site sends no e-mail (a reset asked for would fail with a server error).
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),

@@ -89,7 +89,8 @@ class RoundAdmin(ClubScopedAdmin):
     club_path = "tournament__club"
     list_display = ["tournament", "number", "status", "seed", "published_at"]
     list_filter = ["status", "tournament"]
-    readonly_fields = ["seed", "created_at", "published_at"]
+    # The status moves by publishing (the action below) and by the results, never typed.
+    readonly_fields = ["status", "seed", "created_at", "published_at"]
     inlines = [TableInline]
     actions = ["publish", "redraw"]
 

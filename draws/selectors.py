@@ -10,9 +10,10 @@ from django.db.models import Count, Q, QuerySet
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from draws import seating
 from scoring.models import TableResult
 from tournaments.models import Round, Seat, Tournament
-from tournaments.selectors import latest_round, rounds_of
+from tournaments.selectors import latest_round, registrations_playing, rounds_of
 
 
 @dataclass
@@ -48,6 +49,37 @@ def seating_history(tournament: Tournament, before_round: int) -> SeatingHistory
     return history
 
 
+def seating_policy(tournament: Tournament) -> tuple[int | str, str]:
+    """The seat draw's table size (3, 4 or "mixed") and fill ("bots" or "mixed") for this
+    tournament's settings."""
+    table_size: int | str = (
+        "mixed"
+        if tournament.table_size == Tournament.TableSize.MIXED
+        else int(tournament.table_size)
+    )
+    fill = "bots" if tournament.bots_allowed else "mixed"
+    return table_size, fill
+
+
+def players_to_draw(tournament: Tournament, number: int) -> list[int]:
+    """The registrations the draw of round `number` seats: those playing in it and present at
+    the roll call (an absent player sits the round out and is drawn again once present)."""
+    return [r.pk for r in registrations_playing(tournament, number) if r.present]
+
+
+def draw_outlook(tournament: Tournament, number: int) -> seating.Outlook | None:
+    """What the seat draw of round `number` can reach for the players it would seat now (the
+    repeat-free rounds known and the bound); None when too few would be seated to draw."""
+    players = players_to_draw(tournament, number)
+    if len(players) < 2:
+        return None
+    table_size, fill = seating_policy(tournament)
+    try:
+        return seating.outlook(len(players), table_size=table_size, fill=fill)
+    except seating.SeatingError:
+        return None
+
+
 def tables_played(tournament: Tournament, before_round: int) -> list[list[list[int | None]]]:
     """The drawn rounds before `before_round`, in order: each a list of tables, each table the
     registration ids in seat order (None for a bot's seat), as the seat draw takes history."""
@@ -62,23 +94,54 @@ def tables_played(tournament: Tournament, before_round: int) -> list[list[list[i
     return [list(tables.values()) for _, tables in sorted(rounds.items())]
 
 
-def repeat_meetings_by_table(round_: Round) -> dict[int, int]:
-    """Per table id of a round: how many pairs of its players met in an earlier round."""
-    meetings = seating_history(round_.tournament, round_.number).meetings
+@dataclass(frozen=True)
+class RepeatedPair:
+    """Two players at a table of a round who sat together in earlier rounds (their numbers)."""
+
+    first: int
+    second: int
+    rounds: tuple[int, ...]
+
+
+def repeated_pairs_by_table(round_: Round) -> dict[int, list[RepeatedPair]]:
+    """Per table id of a round: the pairs of its players (registration ids, in seat order) who
+    met in an earlier round, with the rounds they met in."""
+    met_in: dict[frozenset[int], set[int]] = {}
+    tables: dict[tuple[int, int], list[int]] = {}
+    earlier = Seat.objects.filter(
+        round__tournament=round_.tournament,
+        round__number__lt=round_.number,
+        registration__isnull=False,
+    )
+    for number, table_id, registration_id in earlier.values_list(
+        "round__number", "table_id", "registration_id"
+    ):
+        tables.setdefault((number, table_id), []).append(registration_id)
+    for (number, _table_id), seated in tables.items():
+        for index, first in enumerate(seated):
+            for second in seated[index + 1 :]:
+                met_in.setdefault(frozenset((first, second)), set()).add(number)
     people: dict[int, list[int]] = {}
-    for table_id, registration_id in Seat.objects.filter(
-        round=round_, registration__isnull=False
-    ).values_list("table_id", "registration_id"):
+    for table_id, registration_id in (
+        Seat.objects.filter(round=round_, registration__isnull=False)
+        .order_by("position")
+        .values_list("table_id", "registration_id")
+    ):
         people.setdefault(table_id, []).append(registration_id)
     return {
-        table_id: sum(
-            1
+        table_id: [
+            RepeatedPair(first, second, tuple(sorted(met_in[frozenset((first, second))])))
             for index, first in enumerate(seated)
             for second in seated[index + 1 :]
-            if meetings[frozenset((first, second))]
-        )
+            if frozenset((first, second)) in met_in
+        ]
         for table_id, seated in people.items()
     }
+
+
+def repeat_meetings_by_table(round_: Round) -> dict[int, int]:
+    """Per table id of a round: how many pairs of its players met in an earlier round."""
+    return {table_id: len(pairs) for table_id, pairs in repeated_pairs_by_table(round_).items()}
 
 
 def draw_refusal(tournament: Tournament) -> str:

@@ -15,28 +15,25 @@ from django.utils.translation import gettext as _
 
 from core.i18n import error_text
 from draws import seating
-from draws.selectors import draw_refusal, seating_history, tables_played
+from draws.selectors import (
+    draw_refusal,
+    players_to_draw,
+    seating_history,
+    seating_policy,
+    tables_played,
+)
 from scoring.selectors import standings_order
 from scoring.services import results_open_for_round
+from tournaments import clock
 from tournaments.models import Round, Seat, Table, Tournament
-from tournaments.selectors import latest_round, registrations_playing
+from tournaments.selectors import latest_round
 from tournaments.services import new_seed, require_director
-
-
-def _seating_policy(tournament: Tournament) -> tuple[int | str, str]:
-    table_size: int | str = (
-        "mixed"
-        if tournament.table_size == Tournament.TableSize.MIXED
-        else int(tournament.table_size)
-    )
-    fill = "bots" if tournament.bots_allowed else "mixed"
-    return table_size, fill
 
 
 def _compute_draw(tournament: Tournament, number: int, seed: int) -> list[tuple[int | None, ...]]:
     """The tables (registration ids in seat order, None for a bot) of round `number`."""
-    players = [r.pk for r in registrations_playing(tournament, number)]
-    table_size, fill = _seating_policy(tournament)
+    players = players_to_draw(tournament, number)
+    table_size, fill = seating_policy(tournament)
     if len(players) < 2:
         raise ValidationError(_("At least two players are needed for a round."))
     if tournament.seating_mode == Tournament.SeatingMode.SCHEDULE:
@@ -166,9 +163,7 @@ def round_redraw(*, actor: User, round_: Round, seed: int | None = None) -> Roun
     if (
         tournament.seating_mode == Tournament.SeatingMode.SCHEDULE
         and round_.number > 1
-        and _schedule_field(
-            tournament, [r.pk for r in registrations_playing(tournament, round_.number)]
-        )
+        and _schedule_field(tournament, players_to_draw(tournament, round_.number))
     ):
         raise ValidationError(
             _(
@@ -176,7 +171,7 @@ def round_redraw(*, actor: User, round_: Round, seed: int | None = None) -> Roun
                 "swap seats by hand instead."
             )
         )
-    seed = new_seed() if seed is None else seed
+    seed = new_seed(unlike=round_.seed) if seed is None else seed
     if seed == round_.seed:
         raise ValidationError({"seed": _("A redraw needs another seed.")})
     tables = _compute_draw(round_.tournament, round_.number, seed)
@@ -239,3 +234,104 @@ def round_delete_draft(*, actor: User, round_: Round) -> None:
     if not tournament.rounds.exists():
         tournament.status = Tournament.Status.DRAFT
         tournament.save(update_fields=["status"])
+
+
+# ----------------------------------------------------------------------------- the round clock
+# The arithmetic is tournaments.clock's; these store it on the round. The clock runs while the
+# round is published (the players play it); a finished round's clock is left as it stood.
+def _clock_of(round_: Round) -> clock.Clock:
+    return clock.Clock(
+        seconds=round_.clock_seconds,
+        started_at=round_.clock_started_at,
+        paused_at=round_.clock_paused_at,
+        paused_seconds=round_.clock_paused_seconds,
+    )
+
+
+def _clock_store(round_: Round, value: clock.Clock) -> Round:
+    round_.clock_seconds = value.seconds
+    round_.clock_started_at = value.started_at
+    round_.clock_paused_at = value.paused_at
+    round_.clock_paused_seconds = value.paused_seconds
+    round_.save(
+        update_fields=[
+            "clock_seconds",
+            "clock_started_at",
+            "clock_paused_at",
+            "clock_paused_seconds",
+        ]
+    )
+    return round_
+
+
+def _clock_round(actor: User, round_: Round) -> Round:
+    round_ = Round.objects.select_for_update().select_related("tournament").get(pk=round_.pk)
+    require_director(actor, round_.tournament.club_id)
+    if round_.status != Round.Status.PUBLISHED:
+        raise ValidationError(_("The clock runs only while the round is being played."))
+    return round_
+
+
+def _minutes_checked(minutes: object, bounds: tuple[int, int], field: str) -> int:
+    low, high = bounds
+    if isinstance(minutes, bool) or not isinstance(minutes, int) or not low <= minutes <= high:
+        raise ValidationError(
+            {field: _("Enter %(low)d to %(high)d minutes.") % {"low": low, "high": high}}
+        )
+    return minutes
+
+
+@transaction.atomic
+def round_clock_start(*, actor: User, round_: Round, minutes: int) -> Round:
+    """Start the round's clock with `minutes` to play."""
+    round_ = _clock_round(actor, round_)
+    minutes = _minutes_checked(minutes, clock.START_MINUTES, "minutes")
+    if _clock_of(round_).started:
+        raise ValidationError(_("The clock is started already; reset it to start again."))
+    return _clock_store(round_, clock.Clock().start(timezone.now(), minutes=minutes))
+
+
+@transaction.atomic
+def round_clock_pause(*, actor: User, round_: Round) -> Round:
+    round_ = _clock_round(actor, round_)
+    current = _clock_of(round_)
+    if not current.started:
+        raise ValidationError(_("The clock is not started."))
+    if current.paused:
+        raise ValidationError(_("The clock is paused already."))
+    return _clock_store(round_, current.pause(timezone.now()))
+
+
+@transaction.atomic
+def round_clock_resume(*, actor: User, round_: Round) -> Round:
+    round_ = _clock_round(actor, round_)
+    current = _clock_of(round_)
+    if not current.paused:
+        raise ValidationError(_("The clock is not paused."))
+    return _clock_store(round_, current.resume(timezone.now()))
+
+
+@transaction.atomic
+def round_clock_extend(*, actor: User, round_: Round, minutes: int) -> Round:
+    """Give the round `minutes` more, whether the clock runs, stands or is in overtime."""
+    round_ = _clock_round(actor, round_)
+    minutes = _minutes_checked(minutes, clock.EXTEND_MINUTES, "minutes")
+    current = _clock_of(round_)
+    if not current.started or current.seconds is None:
+        raise ValidationError(_("The clock is not started."))
+    if current.seconds + minutes * 60 > clock.LONGEST_MINUTES * 60:
+        raise ValidationError(
+            {
+                "minutes": _("A round clock runs at most %(n)d minutes in all.")
+                % {"n": clock.LONGEST_MINUTES}
+            }
+        )
+    return _clock_store(round_, current.extend(minutes=minutes))
+
+
+@transaction.atomic
+def round_clock_reset(*, actor: User, round_: Round) -> Round:
+    """Back to not started (the wall and the players' pages show no clock)."""
+    round_ = Round.objects.select_for_update().select_related("tournament").get(pk=round_.pk)
+    require_director(actor, round_.tournament.club_id)
+    return _clock_store(round_, _clock_of(round_).reset())

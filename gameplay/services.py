@@ -348,7 +348,10 @@ def live_game_act(
         raise ValidationError(_("Say which action number you saw last."), code="sequence")
     if expected_sequence != game.sequence:
         raise Conflict(
-            _("The game has moved on to action %(n)d (you saw %(seen)d); reload it.")
+            _(
+                "The game had moved on to action %(n)d (you saw %(seen)d), "
+                "so your move was not made."
+            )
             % {"n": game.sequence, "seen": expected_sequence}
         )
     parsed = _parse_action(action, seat.position)
@@ -391,7 +394,7 @@ def _apply(game: LiveGame, engine_game: Game, action: Action, *, by_bot: bool) -
     except IntegrityError:
         # Only without row locks (SQLite) can two writers get this far; the second one loses.
         raise Conflict(
-            _("Action %(n)d was played meanwhile; reload the game.") % {"n": sequence}
+            _("Action %(n)d was played meanwhile, so your move was not made.") % {"n": sequence}
         ) from None
     game.sequence = sequence
     if engine_game.current is None:

@@ -88,7 +88,9 @@ def results_of_round(round_: Round) -> QuerySet[TableResult]:
 
 def result_history(table: Table) -> QuerySet[ResultVersion]:
     """Every version of a table's score sheet, oldest first: who, when, what, and its fate."""
-    return table.result_versions.select_related("submitted_by", "reviewed_by").order_by("number")
+    return table.result_versions.select_related(
+        "submitted_by__player", "reviewed_by__player"
+    ).order_by("number")
 
 
 def latest_versions_of_round(round_: Round) -> dict[int, ResultVersion]:

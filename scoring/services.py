@@ -118,7 +118,7 @@ def result_submit(
     result = _lock_result(table)
     if result.version != expected_version:
         raise Conflict(
-            _("Version %(v)d of this result was saved meanwhile; reload it and try again.")
+            _("Version %(v)d of this result was saved meanwhile, so this sheet was not saved.")
             % {"v": result.version}
         )
     validated = validate_sheet_for_table(table, sheet)
@@ -237,7 +237,10 @@ def result_dispute(*, actor: User, table: Table, version_number: int, note: str)
 def _current_version(result: TableResult, version_number: int) -> ResultVersion:
     if version_number != result.version:
         raise Conflict(
-            _("Version %(v)d is the latest version of this result; reload it.")
+            _(
+                "Version %(v)d is the latest version of this result, "
+                "so nothing was changed: look at it first."
+            )
             % {"v": result.version}
         )
     return ResultVersion.objects.select_for_update().get(table=result.table, number=version_number)
@@ -490,7 +493,10 @@ def sheet_draft_save(
     draft, _created = SheetDraft.objects.select_for_update().get_or_create(table=table)
     if draft.version != expected_version:
         raise Conflict(
-            _("The sheet was saved meanwhile (version %(v)d) from another phone at the table.")
+            _(
+                "The sheet was saved elsewhere meanwhile (version %(v)d), "
+                "so these deals were not saved."
+            )
             % {"v": draft.version}
         )
     draft.rows = kept

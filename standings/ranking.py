@@ -35,6 +35,11 @@ class Metric:
     short: Message | None = None
     description: Message | None = None
     places: int = 0
+    # How the sentence under the standings names it ("Ranked by ..., then ..."): what it is and,
+    # where the name alone does not say it, what it means.
+    phrase: Message | None = None
+    # True: the figure does not exist until a player has played (an average of no places).
+    needs_games: bool = False
 
     @property
     def ranks(self) -> bool:
@@ -43,6 +48,12 @@ class Metric:
     @property
     def shown(self) -> bool:
         return self.short is not None
+
+    def value_of(self, row: Mapping[str, Any]) -> Any:
+        """The figure of a standings row (a snapshot's dict), None where it does not exist."""
+        if self.needs_games and not row.get("games_played"):
+            return None
+        return row.get(self.key)
 
 
 METRIC_REGISTRY: dict[str, Metric] = {
@@ -63,6 +74,7 @@ METRIC_REGISTRY: dict[str, Metric] = {
             Message(_("Points")),
             Message(_("Tournament points for places at the tables")),
             2,
+            phrase=Message(_("tournament points")),
         ),
         Metric(
             "total_score",
@@ -71,6 +83,7 @@ METRIC_REGISTRY: dict[str, Metric] = {
             Message(_("Score")),
             Message(_("Sum of the game totals")),
             0,
+            phrase=Message(_("total score (the sum of the game totals)")),
         ),
         Metric(
             "opponent_strength",
@@ -79,6 +92,9 @@ METRIC_REGISTRY: dict[str, Metric] = {
             Message(_("Opp.")),
             Message(_("Opponents' strength: the tournament points of everyone met at a table")),
             2,
+            phrase=Message(
+                _("opponents' strength (the tournament points of everyone met at a table)")
+            ),
         ),
         Metric(
             "games_won",
@@ -87,6 +103,7 @@ METRIC_REGISTRY: dict[str, Metric] = {
             Message(_("Wins")),
             Message(_("Games won")),
             0,
+            phrase=Message(_("games won")),
         ),
         Metric(
             "average_placement",
@@ -95,8 +112,15 @@ METRIC_REGISTRY: dict[str, Metric] = {
             Message(_("Avg. place")),
             Message(_("Average place at the table (lower is better)")),
             2,
+            phrase=Message(_("average place at the table (lower is better)")),
+            needs_games=True,
         ),
-        Metric("random", False, Message(_("Random draw"))),
+        Metric(
+            "random",
+            False,
+            Message(_("Random draw")),
+            phrase=Message(_("a random draw (the same every time)")),
+        ),
     )
 }
 # Metric name -> whether a higher value is better, for the metrics that rank.

@@ -17,7 +17,7 @@ from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 from core.i18n import error_message
-from tournaments import services
+from tournaments import admin_summaries, services
 from tournaments.models import Club, Player, Registration, Tournament
 from tournaments.selectors import directed_club_ids
 
@@ -183,12 +183,37 @@ class RegistrationInline(ClubScopedInline):
 
 @admin.register(Tournament)
 class TournamentAdmin(ClubScopedAdmin):
+    """Tournaments, with what has rules read-only: the status moves by the director's pages
+    (draw, publish, finish), and the rule options and ranking are set on the tournament's
+    settings page, which checks them; here they are summaries to read, not JSON to type."""
+
     list_display = ["name", "club", "date", "status", "rounds_planned", "table_size", "is_public"]
     list_filter = ["status", "club", "table_size", "is_public"]
     search_fields = ["name"]
     date_hierarchy = "date"
-    readonly_fields = ["results_version", "seed", "created_at"]
+    exclude = ["rules", "standings_precedence", "placement_points"]
+    readonly_fields = [
+        "status",
+        "rule_options",
+        "ranking",
+        "points_per_place",
+        "results_version",
+        "seed",
+        "created_at",
+    ]
     inlines = [RegistrationInline]
+
+    @admin.display(description=_("rule options"))
+    def rule_options(self, tournament: Tournament) -> str:
+        return admin_summaries.rule_options(tournament.rules)
+
+    @admin.display(description=_("standings precedence"))
+    def ranking(self, tournament: Tournament) -> str:
+        return admin_summaries.ranking(tournament.standings_precedence)
+
+    @admin.display(description=_("tournament points by placement"))
+    def points_per_place(self, tournament: Tournament) -> str:
+        return admin_summaries.points_per_place(tournament.placement_points)
 
 
 @admin.register(Registration)

@@ -151,7 +151,7 @@ class Tournament(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.name} ({formats.date_format(self.date, 'SHORT_DATE_FORMAT')})"
+        return f"{self.name} ({formats.date_format(self.date, 'DATE_FORMAT')})"
 
     @property
     def fixed_deals(self) -> int | None:

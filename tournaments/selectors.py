@@ -113,6 +113,12 @@ def registrations_playing(tournament: Tournament, round_number: int) -> list[Reg
     )
 
 
+def registrations_absent(tournament: Tournament, round_number: int) -> list[Registration]:
+    """Registrations that would play in a round but are marked absent at the roll call (the
+    draw leaves them out)."""
+    return [r for r in registrations_playing(tournament, round_number) if not r.present]
+
+
 def _seats_prefetch() -> Prefetch:
     return Prefetch(
         "seats", queryset=Seat.objects.select_related("registration__player").order_by("position")
@@ -264,6 +270,15 @@ def player_seat_now(user: AnyUser | None, tournament: Tournament | int) -> Seat 
 # live game's, without importing it.
 
 
+# The round clock ticks in the browser; a start, pause, resume, extension or reset is news.
+ROUND_CLOCK_FIELDS = (
+    "clock_seconds",
+    "clock_started_at",
+    "clock_paused_at",
+    "clock_paused_seconds",
+)
+
+
 def _status_key(parts: object) -> str:
     return hashlib.sha256(repr(parts).encode()).hexdigest()[:20]
 
@@ -280,13 +295,13 @@ def player_status_key(user: AnyUser | None) -> str:
     )
     tournament_ids = {row[2] for row in registrations}
     latest: dict[int, tuple[int, int, str]] = {}
-    for tournament_id, number, pk, status in (
+    for tournament_id, number, pk, status, *clock in (
         Round.objects.filter(tournament_id__in=tournament_ids)
         .exclude(status=Round.Status.DRAFT)
-        .values_list("tournament_id", "number", "pk", "status")
+        .values_list("tournament_id", "number", "pk", "status", *ROUND_CLOCK_FIELDS)
     ):
         if number > latest.get(tournament_id, (0,))[0]:
-            latest[tournament_id] = (number, pk, status)
+            latest[tournament_id] = (number, pk, status, *clock)
     seats = sorted(
         Seat.objects.filter(
             registration_id__in=[row[0] for row in registrations],
@@ -314,6 +329,7 @@ def table_status_key(user: AnyUser | None, table: Table) -> str:
             "result__updated_at",
             "round__status",
             "round__tournament__status",
+            *(f"round__{name}" for name in ROUND_CLOCK_FIELDS),
         )
         .first()
     )
@@ -391,4 +407,131 @@ def registration_counts(tournament: Tournament) -> dict[str, int]:
     return tournament.registrations.aggregate(
         active=Count("pk", filter=Q(status=Registration.Status.ACTIVE)),
         withdrawn=Count("pk", filter=Q(status=Registration.Status.WITHDRAWN)),
+    )
+
+
+# ----------------------------------------------------------------------------- a tournament's life
+# Results and live games are read through their reverse relations from scoring and gameplay
+# (`result`, `result_versions`, `live_game`), as the live status above does, without importing
+# them. Finishing asks for confirmed results; deleting for nothing played at all.
+FINISH_GAPS_SHOWN = 40
+
+
+def tournament_has_confirmed_results(tournament: Tournament) -> bool:
+    """Whether any table of the tournament has a result that counts."""
+    return Table.objects.filter(
+        round__tournament=tournament, result__confirmed__isnull=False
+    ).exists()
+
+
+def tournament_play_recorded(tournament: Tournament) -> bool:
+    """Whether anything was played: a score sheet entered (any version, even one superseded or
+    disputed) or a live table with a move made."""
+    tables = Table.objects.filter(round__tournament=tournament)
+    return (
+        tables.filter(result_versions__isnull=False).exists()
+        or tables.filter(live_game__sequence__gt=0).exists()
+    )
+
+
+def tournament_finish_gaps(tournament: Tournament) -> list[str]:
+    """What is not done yet in a tournament, each as a sentence for the director ("Round 3 of 5
+    is not drawn."): rounds not drawn, drawn rounds not finished, tables without a result that
+    counts. At most FINISH_GAPS_SHOWN, then how many more."""
+    from django.utils.translation import gettext as _
+    from django.utils.translation import ngettext
+
+    gaps: list[str] = []
+    rounds = list(tournament.rounds.order_by("number"))
+    drawn = rounds[-1].number if rounds else 0
+    planned = tournament.rounds_planned
+    missing = planned - drawn
+    if missing == 1:
+        gaps.append(
+            _("Round %(first)d of %(planned)d is not drawn.")
+            % {"first": drawn + 1, "planned": planned}
+        )
+    elif missing > 1:
+        gaps.append(
+            ngettext(
+                "%(count)d round of %(planned)d is not drawn (rounds %(first)d to %(last)d).",
+                "%(count)d rounds of %(planned)d are not drawn (rounds %(first)d to %(last)d).",
+                missing,
+            )
+            % {"count": missing, "planned": planned, "first": drawn + 1, "last": planned}
+        )
+    for round_ in rounds:
+        if round_.status == Round.Status.DRAFT:
+            gaps.append(_("Round %(n)d is drawn but not published.") % {"n": round_.number})
+        elif round_.status == Round.Status.PUBLISHED:
+            gaps.append(_("Round %(n)d is not finished.") % {"n": round_.number})
+    tables = (
+        Table.objects.filter(round__tournament=tournament)
+        .exclude(round__status=Round.Status.DRAFT)
+        .values_list("round__number", "number", "result__status", "result__confirmed")
+        .order_by("round__number", "number")
+    )
+    for round_number, number, status, confirmed in tables:
+        values = {"table": number, "round": round_number}
+        if confirmed is not None:
+            continue
+        if status == "submitted":
+            text = _("Table %(table)d of round %(round)d waits for its result to be confirmed.")
+        elif status == "disputed":
+            text = _("The result of table %(table)d of round %(round)d is disputed.")
+        else:
+            text = _("Table %(table)d of round %(round)d has no confirmed result.")
+        gaps.append(text % values)
+    if len(gaps) > FINISH_GAPS_SHOWN:
+        more = len(gaps) - FINISH_GAPS_SHOWN + 1
+        gaps = gaps[: FINISH_GAPS_SHOWN - 1]
+        gaps.append(
+            ngettext("… and %(count)d more.", "… and %(count)d more.", more) % {"count": more}
+        )
+    return gaps
+
+
+def tournament_events(tournament: Tournament) -> QuerySet:
+    """The tournament's audit trail, newest first, with who did it."""
+    return tournament.events.select_related("actor__player").order_by("-created_at", "-pk")
+
+
+def registration_seated_rounds(registration: Registration) -> list[int]:
+    """The numbers of the rounds (drafts too) in which the registration has a seat."""
+    return sorted(
+        set(Seat.objects.filter(registration=registration).values_list("round__number", flat=True))
+    )
+
+
+# ----------------------------------------------------------------------------- did you mean
+def club_players_close_to(
+    club: Club | int, names: list[str], *, exclude: list[int] = ()
+) -> dict[str, list[Player]]:
+    """For each name that is no club player's name (`names.name_key`), the club's players whose
+    names are close to it (`names.close_names`), most alike first; names with none are left out.
+    The players `exclude` names are neither known nor proposed.
+    """
+    from tournaments.names import close_names, name_key
+
+    club_id = club if isinstance(club, int) else club.pk
+    players = list(
+        Player.objects.filter(club_id=club_id).exclude(pk__in=exclude).order_by("name", "pk")
+    )
+    known = {name_key(player.name) for player in players}
+    player_names = [player.name for player in players]
+    close: dict[str, list[Player]] = {}
+    for name in names:
+        if not name.strip() or name_key(name) in known or name in close:
+            continue
+        found = [players[index] for index in close_names(name, player_names)]
+        if found:
+            close[name] = found
+    return close
+
+
+def tournaments_played(tournaments: QuerySet[Tournament]) -> QuerySet[Tournament]:
+    """Those of the tournaments with at least one confirmed result: an empty tournament
+    finished (as older versions allowed) is not listed as "recently finished"."""
+    return tournaments.filter(
+        pk__in=Table.objects.filter(result__confirmed__isnull=False).values("round__tournament")
     )

@@ -31,6 +31,7 @@ from tournaments.models import (
     Round,
     Table,
     Tournament,
+    TournamentEvent,
     default_placement_points,
     new_entry_code,
 )
@@ -41,9 +42,16 @@ from tournaments.selectors import (
     latest_round,
     registration_by_entry_code,
     registration_from_personal_link,
+    registration_seated_rounds,
+    tournament_finish_gaps,
+    tournament_has_confirmed_results,
+    tournament_play_recorded,
 )
 
+# A typed seed may be any whole number below SEED_LIMIT (older draws and archives have long
+# ones); a new seed has NEW_SEED_DIGITS digits, short enough to read out and type again.
 SEED_LIMIT = 2**62
+NEW_SEED_DIGITS = 6
 # Fields that shape the draw and the results; fixed once the first round is drawn.
 FORMAT_FIELDS = (
     "rounds_planned",
@@ -65,8 +73,13 @@ OPTION_FIELDS = (
 EDITABLE_FIELDS = ("name", "date", *OPTION_FIELDS)
 
 
-def new_seed() -> int:
-    return secrets.randbelow(SEED_LIMIT)
+def new_seed(*, unlike: int | None = None) -> int:
+    """A random seed of NEW_SEED_DIGITS digits (no leading zero), other than `unlike`."""
+    low = 10 ** (NEW_SEED_DIGITS - 1)
+    while True:
+        seed = low + secrets.randbelow(9 * low)
+        if seed != unlike:
+            return seed
 
 
 def require_director(actor: User | None, club: Club | int) -> None:
@@ -290,21 +303,56 @@ def tournament_update(*, actor: User, tournament: Tournament, **changes: Any) ->
     return tournament
 
 
+# The reason a director gives for finishing early or reopening (TournamentEvent.note).
+EVENT_NOTE_LIMIT = 1000
+
+
+def _event_note(note: str, *, required: str) -> str:
+    """The director's reason, its white space tidied; ValidationError({"note": ...}) if it is
+    missing where `required` says why it is asked for, or too long."""
+    note = " ".join(str(note or "").split())
+    if len(note) > EVENT_NOTE_LIMIT:
+        raise ValidationError(
+            {"note": _("A note has at most %(n)d characters.") % {"n": EVENT_NOTE_LIMIT}}
+        )
+    if required and not note:
+        raise ValidationError({"note": required}, code="note_required")
+    return note
+
+
+def _event(tournament: Tournament, actor: User, kind: str, note: str = "", **details: Any):
+    return TournamentEvent.objects.create(
+        tournament=tournament, actor=actor, kind=kind, note=note, details=details
+    )
+
+
 @transaction.atomic
-def tournament_finish(*, actor: User, tournament: Tournament) -> Tournament:
+def tournament_finish(*, actor: User, tournament: Tournament, note: str = "") -> Tournament:
+    """Mark the tournament as over, recorded in its audit trail.
+
+    Refused when nothing counts yet (an empty tournament is deleted, not finished) and while a
+    correction of a counted result waits. A tournament that is not complete (rounds not drawn or
+    not finished, tables without a confirmed result: `selectors.tournament_finish_gaps`)
+    finishes only with the director's reason, `note`.
+    """
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
     require_director(actor, tournament.club_id)
     if tournament.status == Tournament.Status.FINISHED:
         return tournament
-    unfinished = tournament.rounds.exclude(status=Round.Status.FINISHED)
-    if unfinished.exists():
-        numbers = ", ".join(str(n) for n in unfinished.values_list("number", flat=True))
-        raise ValidationError(_("Rounds %(numbers)s are not finished yet.") % {"numbers": numbers})
+    if not tournament_has_confirmed_results(tournament):
+        raise ValidationError(
+            _(
+                "Nothing was played in this tournament yet: no table has a confirmed result. "
+                "If it was created by mistake, delete it instead."
+            ),
+            code="nothing_played",
+        )
     # A correction waits where the latest version of a table's sheet is not the one that counts:
     # finishing now would let it be confirmed (or forgotten) after the final standings.
     pending = (
         Table.objects.filter(round__tournament=tournament, result__isnull=False)
         .exclude(result__version=F("result__confirmed__number"))
+        .filter(result__confirmed__isnull=False)
         .select_related("round")
         .order_by("round__number", "number")
     )
@@ -315,11 +363,56 @@ def tournament_finish(*, actor: User, tournament: Tournament) -> Tournament:
         )
         raise ValidationError(
             _("A correction waits at %(tables)s: confirm it or enter the right sheet first.")
-            % {"tables": tables}
+            % {"tables": tables},
+            code="correction_waits",
         )
+    gaps = tournament_finish_gaps(tournament)
+    note = _event_note(
+        note,
+        required=_("The tournament is not complete: say why you finish it now.") if gaps else "",
+    )
     tournament.status = Tournament.Status.FINISHED
     tournament.save(update_fields=["status"])
+    _event(tournament, actor, TournamentEvent.Kind.FINISHED, note, missing=gaps)
     return tournament
+
+
+@transaction.atomic
+def tournament_reopen(*, actor: User, tournament: Tournament, note: str) -> Tournament:
+    """A finished tournament runs again (its players sign in and enter results again), with the
+    director's reason recorded in its audit trail."""
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    require_director(actor, tournament.club_id)
+    if tournament.status != Tournament.Status.FINISHED:
+        raise ValidationError(_("Only a finished tournament can be reopened."), code="not_finished")
+    note = _event_note(note, required=_("Say why you reopen the tournament."))
+    # A tournament finished before its first round (as older versions allowed) is a draft again.
+    started = tournament.rounds.exists()
+    tournament.status = Tournament.Status.RUNNING if started else Tournament.Status.DRAFT
+    tournament.save(update_fields=["status"])
+    _event(tournament, actor, TournamentEvent.Kind.REOPENED, note)
+    return tournament
+
+
+@transaction.atomic
+def tournament_delete(*, actor: User, tournament: Tournament) -> str:
+    """Delete a tournament in which nothing was played (created by mistake, or a test), with
+    its registrations, rounds and audit trail; the club's players stay. Returns its name."""
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    require_director(actor, tournament.club_id)
+    if tournament_play_recorded(tournament):
+        raise ValidationError(
+            _(
+                "Games were played in this tournament (score sheets were entered or a table "
+                "was played live), so it cannot be deleted. Finish it instead."
+            ),
+            code="played",
+        )
+    name = str(tournament)
+    # The rounds first: their seats protect the registrations they seat.
+    tournament.rounds.all().delete()
+    tournament.delete()
+    return name
 
 
 # ----------------------------------------------------------------------------- registrations
@@ -338,10 +431,7 @@ def registration_create(*, actor: User, tournament: Tournament, player: Player) 
         return _registration_rejoin(tournament, existing)
     last = latest_round(tournament)
     if last is not None and last.status == Round.Status.DRAFT:
-        raise ValidationError(
-            _("Round %(n)d is drawn but not published: publish or redraw it after the entry.")
-            % {"n": last.number}
-        )
+        raise ValidationError(_entry_during_draft(last.number))
     highest = tournament.registrations.aggregate(top=Max("start_number"))["top"] or 0
     first_round = last.number + 1 if last is not None else 1
     try:
@@ -357,14 +447,20 @@ def registration_create(*, actor: User, tournament: Tournament, player: Player) 
         raise ValidationError({"player": _("The player is already registered.")}) from None
 
 
+def _entry_during_draft(number: int) -> str:
+    """Why nobody joins while round `number` is a draft, and the two ways on."""
+    return _(
+        "Round %(n)d is drawn but not published, so no player can be added now. Publish it "
+        "first and the new player plays from round %(next)d on, or delete the draft, add the "
+        "player and draw round %(n)d again to have him play it."
+    ) % {"n": number, "next": number + 1}
+
+
 def _registration_rejoin(tournament: Tournament, registration: Registration) -> Registration:
     """A withdrawn player comes back from the next round on."""
     last = latest_round(tournament)
     if last is not None and last.status == Round.Status.DRAFT:
-        raise ValidationError(
-            _("Round %(n)d is drawn but not published: publish or redraw it after the entry.")
-            % {"n": last.number}
-        )
+        raise ValidationError(_entry_during_draft(last.number))
     registration.status = Registration.Status.ACTIVE
     registration.withdrawn_after = None
     registration.save(update_fields=["status", "withdrawn_after"])
@@ -381,13 +477,218 @@ def registration_withdraw(*, actor: User, registration: Registration) -> Registr
     last = latest_round(tournament)
     if last is not None and last.status == Round.Status.DRAFT:
         raise ValidationError(
-            _("Round %(n)d is drawn but not published: redraw it after the withdrawal.")
+            _(
+                "Round %(n)d is drawn but not published, so no player can withdraw now. Publish "
+                "it first and he leaves after round %(n)d, or delete the draft, withdraw him and "
+                "draw round %(n)d again without him."
+            )
             % {"n": last.number}
         )
     registration.status = Registration.Status.WITHDRAWN
     registration.withdrawn_after = last.number if last is not None else 0
     registration.save(update_fields=["status", "withdrawn_after"])
     return registration
+
+
+# ----------------------------------------------------------------------------- roll call
+# Who is at the venue tonight: the draw seats present players only (draws.services). Being absent
+# is no withdrawal: the player sits out the rounds drawn meanwhile and sits in again once marked
+# present.
+def _roll_call_open(tournament: Tournament) -> None:
+    if tournament.status == Tournament.Status.FINISHED:
+        raise ValidationError(_("The tournament is finished."))
+
+
+@transaction.atomic
+def registration_presence_set(
+    *, actor: User, registration: Registration, present: bool
+) -> Registration:
+    tournament = Tournament.objects.select_for_update().get(pk=registration.tournament_id)
+    require_director(actor, tournament.club_id)
+    _roll_call_open(tournament)
+    registration = (
+        Registration.objects.select_for_update().select_related("player").get(pk=registration.pk)
+    )
+    if registration.status != Registration.Status.ACTIVE:
+        raise ValidationError(
+            _("%(name)s is withdrawn; let the player rejoin first.")
+            % {"name": registration.player.name}
+        )
+    if registration.present != present:
+        registration.present = present
+        registration.save(update_fields=["present"])
+    return registration
+
+
+@transaction.atomic
+def registrations_all_present(*, actor: User, tournament: Tournament) -> int:
+    """Mark every active registration present; how many were marked absent before."""
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    require_director(actor, tournament.club_id)
+    _roll_call_open(tournament)
+    absent = tournament.registrations.filter(status=Registration.Status.ACTIVE, present=False)
+    return absent.update(present=True)
+
+
+# ----------------------------------------------------------------------------- corrections
+@transaction.atomic
+def registration_player_rename(*, actor: User, registration: Registration, name: str) -> Player:
+    """Correct the name of a registration's player (a typo), recorded in the tournament's audit
+    trail. The player is the club's, so the new name shows in all his tournaments."""
+    registration = Registration.objects.select_related("tournament", "player").get(
+        pk=registration.pk
+    )
+    tournament = registration.tournament
+    require_director(actor, tournament.club_id)
+    player = Player.objects.select_for_update().get(pk=registration.player_id)
+    name = _player_name(name)
+    if name == player.name:
+        return player
+    others = Player.objects.filter(club_id=player.club_id).exclude(pk=player.pk)
+    if any(name_key(other) == name_key(name) for other in others.values_list("name", flat=True)):
+        raise ValidationError(
+            {
+                "name": _(
+                    "Another player of the club is called %(name)s. If they are one person, "
+                    "merge the two players instead."
+                )
+                % {"name": name}
+            },
+            code="namesake",
+        )
+    before = player.name
+    player.name = name
+    player.save(update_fields=["name"])
+    _event(
+        tournament,
+        actor,
+        TournamentEvent.Kind.PLAYER_RENAMED,
+        player=player.pk,
+        before=before,
+        after=name,
+    )
+    return player
+
+
+@transaction.atomic
+def players_merge(*, actor: User, kept: Player, duplicate: Player) -> Player:
+    """Make two players of a club one: the duplicate's registrations, login and so his whole
+    history go to the kept player, and the duplicate is deleted. Recorded in every tournament
+    either of them is registered in.
+
+    Refused when both are registered in one tournament with seats drawn for both (one person
+    cannot have sat at two seats), or when both have a login (which one signs in is not ours to
+    guess). Where both are registered and only one has seats, the other registration goes.
+    """
+    players = {
+        player.pk: player
+        for player in Player.objects.select_for_update().filter(pk__in=[kept.pk, duplicate.pk])
+    }
+    if kept.pk == duplicate.pk or len(players) != 2:
+        raise ValidationError(_("Choose two different players to merge."), code="same")
+    kept, duplicate = players[kept.pk], players[duplicate.pk]
+    require_director(actor, kept.club_id)
+    if duplicate.club_id != kept.club_id:
+        raise ValidationError(_("The two players belong to different clubs."), code="clubs")
+    if kept.user_id and duplicate.user_id:
+        raise ValidationError(
+            _(
+                "%(kept)s and %(duplicate)s both have a login, so they cannot be merged here. "
+                "Ask a site administrator."
+            )
+            % {"kept": kept.name, "duplicate": duplicate.name},
+            code="two_logins",
+        )
+    kept_registrations = {r.tournament_id: r for r in kept.registrations.select_for_update()}
+    moves: list[tuple[Registration, Registration | None]] = []
+    for registration in duplicate.registrations.select_for_update().select_related("tournament"):
+        other = kept_registrations.get(registration.tournament_id)
+        if (
+            other is not None
+            and registration_seated_rounds(registration)
+            and registration_seated_rounds(other)
+        ):
+            raise ValidationError(
+                _(
+                    "%(kept)s and %(duplicate)s both have seats drawn in %(tournament)s, so "
+                    "they are two people there and cannot be merged."
+                )
+                % {
+                    "kept": kept.name,
+                    "duplicate": duplicate.name,
+                    "tournament": registration.tournament.name,
+                },
+                code="both_seated",
+            )
+        moves.append((registration, other))
+    tournament_ids = set(kept_registrations) | {r.tournament_id for r, _other in moves}
+    for registration, other in moves:
+        if other is None:
+            registration.player = kept
+            registration.save(update_fields=["player"])
+        elif registration_seated_rounds(registration):
+            # The duplicate played here: his registration stays, the kept one's unused goes.
+            other.delete()
+            registration.player = kept
+            registration.save(update_fields=["player"])
+        else:
+            registration.delete()
+    if duplicate.user_id and not kept.user_id:
+        user, duplicate.user = duplicate.user, None
+        duplicate.save(update_fields=["user"])
+        kept.user = user
+        kept.save(update_fields=["user"])
+    details = {
+        "kept": {"player": kept.pk, "name": kept.name},
+        "merged": {"player": duplicate.pk, "name": duplicate.name},
+    }
+    for tournament in Tournament.objects.filter(pk__in=tournament_ids, club_id=kept.club_id):
+        _event(tournament, actor, TournamentEvent.Kind.PLAYERS_MERGED, **details)
+    duplicate.delete()
+    return kept
+
+
+@transaction.atomic
+def registration_delete(*, actor: User, registration: Registration) -> bool:
+    """Delete a registration made by mistake, while its player has no seat in any drawn round
+    (after that he withdraws instead), recorded in the tournament's audit trail. A player left
+    with no registration and no login (typed in by mistake) is deleted too: returns whether he
+    was."""
+    tournament = Tournament.objects.select_for_update().get(pk=registration.tournament_id)
+    require_director(actor, tournament.club_id)
+    registration = (
+        Registration.objects.select_for_update(of=("self",))
+        .select_related("player")
+        .get(pk=registration.pk)
+    )
+    player = registration.player
+    rounds = registration_seated_rounds(registration)
+    if rounds:
+        raise ValidationError(
+            ngettext(
+                "%(name)s has a seat in round %(rounds)s, so the registration cannot be "
+                "deleted: withdraw the player instead.",
+                "%(name)s has seats in rounds %(rounds)s, so the registration cannot be "
+                "deleted: withdraw the player instead.",
+                len(rounds),
+            )
+            % {"name": player.name, "rounds": ", ".join(map(str, rounds))},
+            code="seated",
+        )
+    registration.delete()
+    orphan = player.user_id is None and not player.registrations.exists()
+    if orphan:
+        player.delete()
+    _event(
+        tournament,
+        actor,
+        TournamentEvent.Kind.REGISTRATION_DELETED,
+        player=player.pk if not orphan else None,
+        name=player.name,
+        start_number=registration.start_number,
+        player_deleted=orphan,
+    )
+    return orphan
 
 
 # ----------------------------------------------------------------------------- bulk registration

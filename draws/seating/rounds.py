@@ -253,8 +253,11 @@ def seat_order(
 ) -> tuple[int | None, ...]:
     """Places at one table: the arrangement with the fewest earlier sittings of each player in the
     seat they get (seat 0 deals first and, at a table of 4, sits out the first deal), random among
-    equals. Bots take the seats left over."""
-    options = list(permutations(range(seats), len(humans)))
+    equals. Bots take the seats left over, never seat 0: the first dealer is a person, who
+    starts the table's score sheet or its live game."""
+    options = [
+        option for option in permutations(range(seats), len(humans)) if not humans or 0 in option
+    ]
     rng.shuffle(options)
 
     def cost(option: tuple[int, ...]) -> int:

@@ -199,7 +199,10 @@ CASES = {
     "tournament delete": Case(
         "DELETE", "/api/tournaments/{w.public.pk}/", (401, 405, 405, 405, 405)
     ),
-    "tournament finish": Case("POST", "/api/tournaments/{w.fresh.pk}/finish/", DIRECTOR_WRITES),
+    # The director may, but nothing was played in it: finishing is refused (delete it instead).
+    "tournament finish": Case(
+        "POST", "/api/tournaments/{w.fresh.pk}/finish/", (401, 403, 403, 403, 400)
+    ),
     "private tournament finish": Case(
         # The director may, but round 1 is not finished yet.
         "POST",

@@ -106,7 +106,7 @@ def test_the_round_page_in_ukrainian(client, table_round):
     ).content.decode()
 
     assert '<html lang="uk">' in html
-    assert "Play live" not in html and "Грати наживо" in html
+    assert "Play live" not in html and "Грати в застосунку" in html
 
 
 def test_a_director_replaces_a_seat_with_a_bot(client, table_round, committed):

@@ -74,6 +74,7 @@ PAGES: dict[str, Page] = {
     # ------------------------------------------------------------------ site
     "home": Page(named("home"), **PUBLIC),
     "healthz": Page(named("healthz"), **PUBLIC),
+    "favicon": Page(named("favicon"), (MOVED,) * 4, NO_POST),  # to the static icon
     # ------------------------------------------------------------------ accounts
     "login": Page(named("login"), EVERYONE, EVERYONE),  # an empty form: shown again with errors
     "logout": Page(named("logout"), NO_POST, (MOVED,) * 4),
@@ -91,14 +92,26 @@ PAGES: dict[str, Page] = {
     "director-tournament": Page(
         named("director-tournament", "public"), DIRECTOR, GET_ONLY_FOR_DIRECTOR
     ),
+    "director-final-ranking": Page(
+        named("director-final-ranking", "public"), DIRECTOR, GET_ONLY_FOR_DIRECTOR
+    ),
     "director-tournament-archive": Page(
         named("director-tournament-archive", "public"), DIRECTOR, GET_ONLY_FOR_DIRECTOR
     ),
     "director-tournament-edit": Page(
         named("director-tournament-edit", "public"), DIRECTOR, DIRECTOR
     ),
+    # The public tournament is not complete: finishing it without a reason is refused (400);
+    # something was played in it, so deleting it is refused too; it is not finished, so
+    # "reopen" only leads back to its page.
     "director-tournament-finish": Page(
-        named("director-tournament-finish", "public"), GET_ONLY_FOR_DIRECTOR, DIRECTOR_ACTS
+        named("director-tournament-finish", "public"), DIRECTOR, DIRECTOR_FORM_REFUSED
+    ),
+    "director-tournament-reopen": Page(
+        named("director-tournament-reopen", "public"), DIRECTOR_ACTS, DIRECTOR_ACTS
+    ),
+    "director-tournament-delete": Page(
+        named("director-tournament-delete", "public"), DIRECTOR, DIRECTOR_FORM_REFUSED
     ),
     "director-registrations": Page(
         named("director-registrations", "fresh"), DIRECTOR, GET_ONLY_FOR_DIRECTOR
@@ -129,6 +142,26 @@ PAGES: dict[str, Page] = {
         named("director-registration-new-link", "public_registration"),
         GET_ONLY_FOR_DIRECTOR,
         DIRECTOR_ACTS,
+    ),
+    # Corrections of a registration: an empty form is refused, and the public registration
+    # has a seat, so it cannot be deleted.
+    "director-registration-fix": Page(
+        named("director-registration-fix", "public_registration"), DIRECTOR, GET_ONLY_FOR_DIRECTOR
+    ),
+    "director-registration-rename": Page(
+        named("director-registration-rename", "public_registration"),
+        GET_ONLY_FOR_DIRECTOR,
+        DIRECTOR_FORM_REFUSED,
+    ),
+    "director-registration-merge": Page(
+        named("director-registration-merge", "public_registration"),
+        GET_ONLY_FOR_DIRECTOR,
+        DIRECTOR_FORM_REFUSED,
+    ),
+    "director-registration-delete": Page(
+        named("director-registration-delete", "public_registration"),
+        GET_ONLY_FOR_DIRECTOR,
+        DIRECTOR_FORM_REFUSED,
     ),
     "director-round-draw": Page(
         named("director-round-draw", "public"), GET_ONLY_FOR_DIRECTOR, DIRECTOR_ACTS
@@ -165,6 +198,24 @@ PAGES: dict[str, Page] = {
     "director-seat-bot": Page(
         named("director-seat-bot", "live_game", 0), GET_ONLY_FOR_DIRECTOR, DIRECTOR_ACTS
     ),
+    # The venue during a round (web/views/venue.py); an empty clock or presence form is refused.
+    "director-round-clock": Page(
+        named("director-round-clock", "public_round"), GET_ONLY_FOR_DIRECTOR, DIRECTOR_FORM_REFUSED
+    ),
+    "director-results-board": Page(
+        named("director-results-board", "public_round"), DIRECTOR, GET_ONLY_FOR_DIRECTOR
+    ),
+    "director-roll-call": Page(
+        named("director-roll-call", "public"), DIRECTOR, GET_ONLY_FOR_DIRECTOR
+    ),
+    "director-roll-call-all-present": Page(
+        named("director-roll-call-all-present", "public"), GET_ONLY_FOR_DIRECTOR, DIRECTOR_ACTS
+    ),
+    "director-registration-presence": Page(
+        named("director-registration-presence", "public_registration"),
+        GET_ONLY_FOR_DIRECTOR,
+        DIRECTOR_FORM_REFUSED,
+    ),
     # ------------------------------------------------------------------ live tables
     # Anyone may watch a public tournament's table (without the hidden cards); only a seated
     # player may move (tests/security/test_seat_isolation.py), and none of these roles sits here.
@@ -174,6 +225,9 @@ PAGES: dict[str, Page] = {
     "live-game-state": Page(named("live-game-state", "live_game"), **PUBLIC),
     "live-game-act": Page(named("live-game-act", "live_game"), NO_POST, (403,) * 4, move, True),
     # The deal in progress has no replay, for anyone.
+    # A tournament table's lasting live address: its game once started (a redirect), until then
+    # a page that waits for it; the waiting table plays on paper, so it waits for everyone.
+    "table-play": Page(named("table-play", "waiting_table"), EVERYONE, NO_POST),
     "live-deal-replay": Page(named("live-deal-replay", "live_game", 1), (404,) * 4, NO_POST),
     # ------------------------------------------------------------------ player's pages
     "player-home": Page(named("player-home"), (ENTRY, 200, 200, 200), (ENTRY, 405, 405, 405)),
@@ -219,6 +273,7 @@ PAGES: dict[str, Page] = {
     "public-wall": Page(named("public-wall", "public"), **PUBLIC),
     "public-wall-live": Page(named("public-wall-live", "public"), **PUBLIC),
     "public-player": Page(named("public-player", "public", 1), **PUBLIC),
+    "public-seat-list": Page(named("public-seat-list", "public"), **PUBLIC),
 }
 
 

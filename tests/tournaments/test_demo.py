@@ -4,10 +4,11 @@ from io import StringIO
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.core.management import call_command
+from django.core.management import CommandError, call_command
 
 from scoring.models import StandingsSnapshot, TableResult
 from tournaments.models import Club, Player, Round, Tournament
+from web.management.commands import demo as demo_command
 
 pytestmark = pytest.mark.django_db
 
@@ -57,3 +58,73 @@ def test_no_demo_with_debug_off(settings):
     settings.DEBUG = False
     assert "DEBUG is off" in demo()
     assert not Club.objects.exists()
+
+
+def test_the_first_run_says_step_by_step_what_it_creates_and_where_to_open_it(
+    settings, monkeypatch
+):
+    settings.DEBUG = True
+    settings.PUBLIC_URL = ""
+    monkeypatch.setattr(demo_command, "lan_addresses", lambda: ["192.168.1.20"])
+    out = StringIO()
+
+    call_command("demo", address="0.0.0.0:8123", stdout=out)
+
+    lines = out.getvalue().splitlines()
+    steps = [
+        "Creating the demo data",
+        "  Demo club, directed by director",
+        "  16 players with logins player01 ... player16",
+        "  Autumn Cup: a tournament of 16 players",
+        "  Autumn Cup: round 1, playing its 4 tables",
+        "  Autumn Cup: round 3, playing its 4 tables",
+        "  Autumn Cup: finished",
+        "  Winter League: round 2, playing its 4 tables",
+        "  the standings of both tournaments",
+        "Created the demo club and its tournaments.",
+        "Open http://127.0.0.1:8123/manage/ and sign in as the director",
+        "Phones in the room: http://192.168.1.20:8123/",
+    ]
+    found = [next(i for i, line in enumerate(lines) if line.startswith(step)) for step in steps]
+    assert found == sorted(found)
+    assert ":8000" not in out.getvalue()
+
+
+def test_the_addresses_follow_the_port_the_server_listens_on(settings):
+    settings.DEBUG = False  # no data: only the addresses
+    settings.PUBLIC_URL = ""
+    out = StringIO()
+
+    call_command("demo", address="127.0.0.1:8101", stdout=out)
+
+    output = out.getvalue()
+    assert "Open http://127.0.0.1:8101/manage/" in output
+    assert "Phones in the room cannot reach a server on 127.0.0.1" in output
+    assert "make run ADDRESS=0.0.0.0:8101" in output
+    assert ":8000" not in output
+
+
+def test_with_public_url_the_demo_says_what_the_codes_carry(settings):
+    settings.DEBUG = False
+    settings.PUBLIC_URL = "http://192.168.1.20:8000"
+    out = StringIO()
+
+    call_command("demo", address="0.0.0.0:8000", stdout=out)
+
+    assert "QR codes and player cards carry PUBLIC_URL: http://192.168.1.20:8000/" in (
+        out.getvalue()
+    )
+
+
+def test_without_an_address_the_demo_guesses_none(settings):
+    settings.DEBUG = False
+
+    output = demo()
+
+    assert "http://" not in output
+    assert "Open /manage/ at the address the server prints" in output
+
+
+def test_an_address_that_is_none_is_refused(settings):
+    with pytest.raises(CommandError, match="not an address"):
+        call_command("demo", address="the club", stdout=StringIO())

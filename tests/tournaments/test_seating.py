@@ -46,6 +46,7 @@ def assert_valid_round(tables, players, table_size, fill):
     for table in tables:
         humans = sum(p is not None for p in table)
         assert len(table) >= 3 and humans >= 2
+        assert table[0] is not None, "a person deals first, never a bot"
         if fill == "bots":
             assert len(table) == table_size
         else:
@@ -237,6 +238,25 @@ def test_bot_seats_go_to_those_who_had_them_least():
     )
     (full,) = [table for table in draw.tables if None not in table]
     assert set(full) == {0, 1, 2, 3}
+
+
+def test_a_bot_never_deals_first():
+    # Counts that leave one or two bot seats at some tables of 4.
+    for n in (5, 6, 7, 9, 10):
+        for seed in range(12):
+            draw = draw_round(list(range(n)), table_size=4, fill="bots", mode="balanced", seed=seed)
+            assert all(table[0] is not None for table in draw.tables)
+        schedule = draw_schedule(list(range(n)), rounds=3, table_size=4, fill="bots", seed=n)
+        assert all(table[0] is not None for draw in schedule.rounds for table in draw.tables)
+    # Bots still take other seats than the last: the humans' seats stay balanced.
+    seen = {
+        table.index(None)
+        for seed in range(30)
+        for table in draw_round(
+            list(range(5)), table_size=4, fill="bots", mode="balanced", seed=seed
+        ).tables
+    }
+    assert 0 not in seen and len(seen) > 1
 
 
 @pytest.mark.parametrize(

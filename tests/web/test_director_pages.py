@@ -312,7 +312,7 @@ def test_late_entry_withdrawal_and_return_between_rounds(desk, director, club, f
         reverse("director-registration-add", args=[tournament.pk]), {"name": "Петро Марченко"}
     )
     assert response.status_code == 400
-    assert "publish or redraw it after the entry" in page(response)
+    assert "so no player can be added now" in page(response)
 
     draw_services.round_publish(actor=director, round_=round_)
     response = desk.post(
@@ -670,7 +670,7 @@ def test_bad_draw_input_is_explained(desk, director, tournament):
     desk.post(draw, {"seed": "9"})
     round_ = Round.objects.get(tournament=tournament)
     response = desk.post(reverse("director-round-redraw", args=[round_.pk]), {"seed": "9"})
-    assert response.status_code == 200
+    assert response.status_code == 400
     assert "A redraw needs another seed." in page(response)
     response = desk.post(reverse("director-round-redraw", args=[round_.pk]), {"seed": "-1"})
     assert "greater than or equal to 0" in page(response)
@@ -687,8 +687,9 @@ def test_bad_draw_input_is_explained(desk, director, tournament):
     assert "Select a valid choice." in page(response)
     response = desk.post(draw, {"seed": "1"}, follow=True)
     assert "Round 1 is drawn already: publish or redraw it." in page(response)
-    response = desk.post(reverse("director-tournament-finish", args=[tournament.pk]), follow=True)
-    assert "Rounds 1 are not finished yet." in page(response)
+    response = desk.post(reverse("director-tournament-finish", args=[tournament.pk]))
+    assert response.status_code == 400
+    assert "Nothing was played in this tournament yet" in page(response)
 
     desk.post(reverse("director-round-delete", args=[round_.pk]))
     assert not Round.objects.filter(tournament=tournament).exists()

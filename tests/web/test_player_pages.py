@@ -537,7 +537,10 @@ def test_players_cannot_correct_results_once_the_tournament_is_finished(
     client, table, director, finish_round
 ):
     finish_round(table.round)
-    services.tournament_finish(actor=director, tournament=table.round.tournament)
+    # Rounds are still to be drawn: finishing early takes a reason.
+    services.tournament_finish(
+        actor=director, tournament=table.round.tournament, note="The club closes for winter"
+    )
     client_of(client, users_at(table)[0])
 
     page = client.get(sheet_url(table) + "?edit=1").content.decode()

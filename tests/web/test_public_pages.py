@@ -559,9 +559,12 @@ def test_csv_of_a_tournament_without_results_has_only_the_header(client, directo
 # ----------------------------------------------------------------------------- home and lists
 
 
-def test_home_lists_running_tournaments_first_then_finished_ones(client, director, played):
+def test_home_lists_running_tournaments_first_then_finished_ones(
+    client, director, played, finish_round
+):
     finished = make_tournament(director, name="Summer Open")
-    services.tournament_finish(actor=director, tournament=finished)
+    finish_round(publish_next_round(director, finished))
+    services.tournament_finish(actor=director, tournament=finished, note="One round only")
     upcoming = make_tournament(director, name="Spring Trophy")
 
     page = text_of(client.get(reverse("home")))
@@ -618,11 +621,15 @@ def test_numbers_use_the_decimal_comma_in_ukrainian(client, director, finish_rou
     assert re.search(r'<td class="num">\d+\.\d+</td>', english)
     assert re.search(r'<td class="num">\d+,\d+</td>', ukrainian)
     assert not re.search(r'<td class="num">\d+\.\d+</td>', ukrainian)
-    # The CSV keeps a dot, whatever the language, so that spreadsheets and scripts read it.
+    # A comma-separated CSV keeps a dot, whatever the language, so that scripts read it; the
+    # Ukrainian default (semicolons, for Excel in Ukrainian) has the decimal comma Excel reads.
     csv_url = reverse("public-standings-csv", args=[tournament.pk])
-    rows = csv_rows(client.get(csv_url, headers={"accept-language": "uk"}))
+    rows = csv_rows(client.get(csv_url + "?sep=,", headers={"accept-language": "uk"}))
     assert any("." in line[4] for line in rows[1:])
     assert not any("," in line[4] for line in rows[1:])
+    body = client.get(csv_url, headers={"accept-language": "uk"}).content.decode()
+    rows = list(csv.reader(io.StringIO(body[1:]), delimiter=";"))
+    assert any(re.fullmatch(r"\d+,\d+", line[4]) for line in rows[1:])
 
 
 def test_chart_coordinates_stay_machine_readable_in_ukrainian(client, played):

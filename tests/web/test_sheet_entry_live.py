@@ -178,7 +178,7 @@ def test_a_phone_that_saw_an_older_draft_is_shown_the_newer_one(client, table, p
     page = text(response)
     assert response.status_code == 409
     name = player(table, 2).player.name
-    assert f"{name} saved this sheet from another phone meanwhile" in page
+    assert f"{name} saved this sheet elsewhere meanwhile" in page
     assert f'name="rows-1-bid" value="{newer[1]["bid"]}"' in page
     assert 'name="draft_version" value="2"' in page
     assert SheetDraft.objects.get(table=table).rows == newer

@@ -335,6 +335,7 @@ def test_score_sheet_messages_count_seats_from_one_and_translate():
 # option names (shown as code beside their Ukrainian help) and the values of the bid cap.
 LATIN_ALLOWED = {
     "english",
+    "excel",
     "csv",
     "json",
     "rules",

@@ -19,12 +19,18 @@ from rules.options import BID_CAPS
 from standings.ranking import MAX_PLACEMENT_POINTS, METRIC_REGISTRY
 from tournaments.models import (
     Club,
+    Player,
     Seat,
     Tournament,
     default_placement_points,
     default_precedence,
 )
-from tournaments.services import BULK_NAMES_LIMIT, FORMAT_FIELDS, SEED_LIMIT
+from tournaments.services import (
+    BULK_NAMES_LIMIT,
+    EVENT_NOTE_LIMIT,
+    FORMAT_FIELDS,
+    SEED_LIMIT,
+)
 
 
 class DirectorForm(forms.Form):
@@ -367,7 +373,7 @@ class SwapForm(DirectorForm):
 
 
 def seat_label(seat: Seat) -> str:
-    who = seat.registration.player.name if seat.registration_id else _("bot")
+    who = seat.display_name
     return _("Table %(table)d, seat %(seat)d: %(who)s") % {
         "table": seat.table.number,
         "seat": seat.number,
@@ -406,6 +412,8 @@ class PlayerNameForm(DirectorForm):
         widget=forms.TextInput(attrs={"autocomplete": "off", "list": "club-players"}),
         error_messages={"required": _("Enter the player's name.")},
     )
+    # Set by the "did you mean" page: the name is new, although close to a club player's.
+    new_name_confirmed = forms.BooleanField(required=False, widget=forms.HiddenInput)
 
 
 CSV_MAX_BYTES = 512 * 1024
@@ -487,3 +495,68 @@ class VersionForm(DirectorForm):
             key: _("Choose the version to confirm.") for key in ("required", "invalid", "min_value")
         },
     )
+
+
+# --------------------------------------------------------------------------- finish, reopen, fix
+class EventNoteForm(DirectorForm):
+    """The director's reason for finishing early or reopening (the services judge whether one
+    is needed)."""
+
+    note = forms.CharField(
+        label=_("Reason"),
+        required=False,
+        max_length=EVENT_NOTE_LIMIT,
+        widget=forms.Textarea(attrs={"rows": 3, "maxlength": EVENT_NOTE_LIMIT}),
+        help_text=_("Kept in the tournament's history with your name and the time."),
+    )
+
+
+class RenameForm(DirectorForm):
+    name = forms.CharField(
+        label=_("Correct name"),
+        max_length=200,
+        widget=forms.TextInput(attrs={"autocomplete": "off", "spellcheck": "false"}),
+        help_text=_(
+            "This player is a player of the club: the new name shows in every tournament "
+            "he plays in, past ones too."
+        ),
+        error_messages={"required": _("Enter the player's name.")},
+    )
+
+
+class MergeForm(DirectorForm):
+    """The other club player who is the same person, and which of the two records stays."""
+
+    KEEP_OTHER = "other"
+    KEEP_THIS = "this"
+
+    other = forms.ModelChoiceField(
+        queryset=Player.objects.none(),
+        label=_("The same person as"),
+        empty_label=_("Choose a club player"),
+    )
+    keep = forms.ChoiceField(
+        label=_("Keep the name"),
+        choices=(
+            (KEEP_OTHER, _("of the player chosen above")),
+            (KEEP_THIS, _("of this registration")),
+        ),
+        initial=KEEP_OTHER,
+        widget=forms.RadioSelect,
+    )
+
+    def __init__(self, *args, player: Player, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["other"].queryset = (
+            Player.objects.filter(club_id=player.club_id).exclude(pk=player.pk).order_by("name")
+        )
+
+
+class PlayerPickForm(DirectorForm):
+    """The club player a director picked among the close names ("did you mean")."""
+
+    player = forms.ModelChoiceField(queryset=Player.objects.none())
+
+    def __init__(self, *args, club_id: int, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["player"].queryset = Player.objects.filter(club_id=club_id)

@@ -18,7 +18,7 @@ def round_tables(round_: Round) -> list[dict[str, Any]]:
     results = {result.table_id: result for result in scoring_selectors.results_of_round(round_)}
     latest = scoring_selectors.latest_versions_of_round(round_)
     repeats = (
-        draw_selectors.repeat_meetings_by_table(round_)
+        draw_selectors.repeated_pairs_by_table(round_)
         if round_.status == Round.Status.DRAFT
         else {}
     )
@@ -39,10 +39,30 @@ def round_tables(round_: Round) -> list[dict[str, Any]]:
                     (seat, totals[seat.position] if seat.position < len(totals) else None)
                     for seat in seats
                 ],
-                "repeats": repeats.get(table.pk, 0),
+                "repeats": len(repeats.get(table.pk, ())),
+                "repeated_pairs": _named_pairs(repeats.get(table.pk, ()), seats),
                 "game": game,
                 "live_seats": sorted(game.seats.all(), key=lambda s: s.position) if game else [],
                 "has_bot": any(seat.is_bot for seat in seats),
             }
         )
     return rows
+
+
+def _named_pairs(pairs, seats) -> list[dict[str, Any]]:
+    """The pairs of a table who met before, by their players' names, with the rounds they met
+    in ("1, 3")."""
+    names = {
+        seat.registration_id: seat.registration.player.name
+        for seat in seats
+        if seat.registration_id
+    }
+    return [
+        {
+            "first": names[pair.first],
+            "second": names[pair.second],
+            "times": len(pair.rounds),
+            "rounds": ", ".join(str(number) for number in pair.rounds),
+        }
+        for pair in pairs
+    ]

@@ -1,5 +1,7 @@
 """The standings table of a snapshot as the pages show it: the tournament's columns in its
-order of ranking criteria, numbers formatted for the active language with aligned decimals."""
+order of ranking criteria, numbers formatted for the active language with aligned decimals
+(rounded half-up, "—" for a figure that does not exist), what the columns and the order of
+ranking mean, and a player's own line."""
 
 from __future__ import annotations
 
@@ -8,12 +10,14 @@ from typing import Any
 
 from django.urls import reverse
 from django.utils import formats
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 from core.i18n import translate
 from scoring.models import StandingsSnapshot
 from standings.ranking import METRIC_REGISTRY
 from tournaments.models import Tournament
-from web.presenters.numbers import decimals
+from web.presenters.numbers import NO_FIGURE, decimals, number_text
 
 # On a phone only the first few columns fit; the rest are hidden below this many.
 COLUMNS_ON_A_PHONE = 2
@@ -52,6 +56,7 @@ class StandingsTable:
     columns: list[Column]
     rows: list[StandingLine]
     total_rows: int
+    missing: bool = False  # some figure does not exist (a player who has not played): "—"
 
 
 def standings_columns(tournament: Tournament) -> list[Column]:
@@ -86,12 +91,13 @@ def standings_table(
     # Formatted once per distinct value: a column repeats few values, and formatting dominates.
     texts = []
     for column in columns:
-        values = [row.get(column.key) for row in shown]
+        metric = METRIC_REGISTRY[column.key]
+        values = [metric.value_of(row) for row in shown]
         places = decimals(values, column.places)
-        seen: dict[Any, str] = {None: ""}
+        seen: dict[Any, str] = {}
         for value in values:
             if value not in seen:
-                seen[value] = formats.number_format(value, places)
+                seen[value] = number_text(value, places, pad=True)
         texts.append([seen[value] for value in values])
     css = ["num extra" if column.extra else "num" for column in columns]
     lines = [
@@ -107,4 +113,37 @@ def standings_table(
         for index, row in enumerate(shown)
     ]
     version = str(snapshot.version) if snapshot is not None else ""
-    return StandingsTable(version, snapshot, columns, lines, len(rows))
+    missing = any(NO_FIGURE in column_texts for column_texts in texts)
+    return StandingsTable(version, snapshot, columns, lines, len(rows), missing)
+
+
+def ranking_order_text(tournament: Tournament) -> str:
+    """The tournament's order of ranking criteria as a sentence: "Ranked by tournament points,
+    then total score, then ..."; and what happens to players equal on all of them."""
+    phrases = []
+    for key in tournament.standings_precedence:
+        metric = METRIC_REGISTRY.get(key)
+        if metric is not None and metric.phrase is not None:
+            phrases.append(translate(metric.phrase))
+    if not phrases:
+        return ""
+    criteria = pgettext("between two ranking criteria", ", then ").join(phrases)
+    text = _("Ranked by %(criteria)s.") % {"criteria": criteria}
+    if "random" not in tournament.standings_precedence:
+        text += " " + _("Players equal on all of these share a rank (=).")
+    return text
+
+
+@dataclass(frozen=True, slots=True)
+class Fact:
+    name: str
+    text: str
+
+
+def standing_facts(tournament: Tournament, row: dict[str, Any]) -> list[Fact]:
+    """A player's figures of the standings, as the table's columns, named in full."""
+    facts = []
+    for column in standings_columns(tournament):
+        metric = METRIC_REGISTRY[column.key]
+        facts.append(Fact(translate(metric.name), number_text(metric.value_of(row), metric.places)))
+    return facts

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from web.views import director
+from web.views import director, director_corrections, printing, venue
 
 urlpatterns = [
     path("", director.home, name="director-home"),
@@ -14,11 +14,26 @@ urlpatterns = [
         name="director-tournament-archive",
     ),
     path("tournaments/import/", director.tournament_import, name="director-tournament-import"),
+    path(
+        "tournaments/<int:pk>/ranking/print/",
+        printing.final_ranking,
+        name="director-final-ranking",
+    ),
     path("tournaments/<int:pk>/edit/", director.tournament_edit, name="director-tournament-edit"),
     path(
         "tournaments/<int:pk>/finish/",
-        director.tournament_finish,
+        director_corrections.tournament_finish,
         name="director-tournament-finish",
+    ),
+    path(
+        "tournaments/<int:pk>/reopen/",
+        director_corrections.tournament_reopen,
+        name="director-tournament-reopen",
+    ),
+    path(
+        "tournaments/<int:pk>/delete/",
+        director_corrections.tournament_delete,
+        name="director-tournament-delete",
     ),
     path("tournaments/<int:pk>/players/", director.registrations, name="director-registrations"),
     path(
@@ -40,6 +55,26 @@ urlpatterns = [
         "tournaments/<int:pk>/players/cards/",
         director.player_cards,
         name="director-player-cards",
+    ),
+    path(
+        "registrations/<int:pk>/",
+        director_corrections.registration_fix,
+        name="director-registration-fix",
+    ),
+    path(
+        "registrations/<int:pk>/rename/",
+        director_corrections.registration_rename,
+        name="director-registration-rename",
+    ),
+    path(
+        "registrations/<int:pk>/merge/",
+        director_corrections.registration_merge,
+        name="director-registration-merge",
+    ),
+    path(
+        "registrations/<int:pk>/delete/",
+        director_corrections.registration_delete,
+        name="director-registration-delete",
     ),
     path(
         "registrations/<int:pk>/withdraw/",
@@ -71,5 +106,22 @@ urlpatterns = [
         "games/<int:pk>/seats/<int:position>/bot/",
         director.seat_bot,
         name="director-seat-bot",
+    ),
+]
+
+# The venue during a round (web/views/venue.py): the clock, the roll call, the results board.
+urlpatterns += [
+    path("rounds/<int:pk>/clock/", venue.round_clock, name="director-round-clock"),
+    path("rounds/<int:pk>/board/", venue.results_board, name="director-results-board"),
+    path("tournaments/<int:pk>/roll-call/", venue.roll_call, name="director-roll-call"),
+    path(
+        "tournaments/<int:pk>/roll-call/all-present/",
+        venue.roll_call_all_present,
+        name="director-roll-call-all-present",
+    ),
+    path(
+        "registrations/<int:pk>/presence/",
+        venue.registration_presence,
+        name="director-registration-presence",
     ),
 ]

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from web.views import public
+from web.views import public, venue
 
 tournament = "tournaments/<int:tournament_id>/"
 
@@ -22,4 +22,9 @@ urlpatterns = [
     path(f"{tournament}wall/", public.wall, name="public-wall"),
     path(f"{tournament}wall/live/", public.wall_live, name="public-wall-live"),
     path(f"{tournament}players/<int:start_number>/", public.player_detail, name="public-player"),
+]
+
+# Find your seat (web/views/venue.py): the current round's players alphabetically.
+urlpatterns += [
+    path(f"{tournament}seats/", venue.seat_list, name="public-seat-list"),
 ]

@@ -13,4 +13,5 @@ urlpatterns = [
     path(f"{game}state/", views.live_game_state, name="live-game-state"),
     path(f"{game}act/", views.live_game_act, name="live-game-act"),
     path(f"{game}deals/<int:number>/replay/", views.live_deal_replay, name="live-deal-replay"),
+    path("tables/<int:table_id>/play/", views.table_play, name="table-play"),
 ]

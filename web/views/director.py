@@ -38,23 +38,26 @@ from scoring import services as scoring_services
 from scoring.models import ResultVersion, TableResult
 from tournaments import selectors, services
 from tournaments.models import BotLevel, Club, Player, Registration, Round, Table, Tournament
+from tournaments.names import person_name as person_name_typed
 from web.forms.director import (
     CsvForm,
     DirectorForm,
     NamesForm,
     PlayerNameForm,
+    PlayerPickForm,
     SeedForm,
     SwapForm,
     TournamentForm,
     VersionForm,
 )
 from web.forms.sheet import DirectorSheetSubmitForm, SheetEntry, new_entry
+from web.presenters import printing
+from web.presenters.people import person_name
 from web.presenters.rounds import round_tables
 from web.presenters.sheet import EntryCheck
+from web.public_address import absolute_url
 from web.views import sheet as sheet_entry
 from web.views.sheet import entry_context
-
-PRINTED_GAME_ROWS = 30
 
 
 # --------------------------------------------------------------------------- access
@@ -170,21 +173,13 @@ def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "seed_form": SeedForm(),
         "can_draw": not draw_selectors.draw_refusal(tournament),
         "next_number": latest.number + 1 if latest else 1,
+        # Finish, reopen and delete are web/views/director_corrections.py's pages.
+        "deletable": not selectors.tournament_play_recorded(tournament),
+        "events": list(selectors.tournament_events(tournament)[:100]),
     }
+    for event in context["events"]:
+        event.actor_name = person_name(event.actor, tournament.club_id)
     return render(request, "director/tournament.html", context)
-
-
-@login_required
-@require_POST
-def tournament_finish(request: HttpRequest, pk: int) -> HttpResponse:
-    tournament = _tournament(request, pk)
-    try:
-        services.tournament_finish(actor=request.user, tournament=tournament)
-    except ValidationError as error:
-        messages.error(request, error_message(error))
-    else:
-        messages.success(request, _("The tournament is finished."))
-    return redirect("director-tournament", tournament.pk)
 
 
 # --------------------------------------------------------------------------- registrations
@@ -198,6 +193,8 @@ def _registrations_page(request, tournament, status=200, **forms) -> HttpRespons
         .exclude(pk__in=registered)
         .order_by("name"),
         "latest": selectors.latest_round(tournament),
+        # A refused form says why itself; the notice would say it a second time.
+        "refused": any(form.errors for form in forms.values()),
         "one_form": forms.get("one_form") or PlayerNameForm(),
         "names_form": forms.get("names_form") or NamesForm(),
         "csv_form": forms.get("csv_form") or CsvForm(),
@@ -214,6 +211,10 @@ def registrations(request: HttpRequest, pk: int) -> HttpResponse:
 def _register_names(request, tournament, form, form_name: str) -> HttpResponse:
     """Register the lines of a valid names form, or show the form again with the problems."""
     if form.is_valid():
+        # Looked up before the new players exist: once registered, a typo is a club player too.
+        close = selectors.club_players_close_to(
+            tournament.club_id, [person_name_typed(line) for line in form.lines()]
+        )
         try:
             created = services.registration_create_from_names(
                 actor=request.user, tournament=tournament, names=form.lines()
@@ -222,6 +223,7 @@ def _register_names(request, tournament, form, form_name: str) -> HttpResponse:
             # A list of one name gets the message about its one field ("name") unnumbered.
             form.add_error(None, error.messages)
         else:
+            _close_names_warning(request, created, close)
             if len(created) == 1:
                 messages.success(request, _registered_message(created[0]))
             else:
@@ -245,11 +247,54 @@ def _registrations_refused(request, tournament, **forms) -> HttpResponse:
     return response
 
 
+def _close_names_warning(request, created: list[Registration], close) -> None:
+    """A list is registered whole (a director pasting the evening's list wants it in, not held
+    up by one typo); the new players whose names are close to club players' are named after
+    it, to merge on their registration's page if they are one person."""
+    lines = [
+        _("%(name)s (like %(known)s)")
+        % {"name": registration.player.name, "known": ", ".join(p.name for p in close[name])}
+        for registration in created
+        if (name := registration.player.name) in close
+    ]
+    if lines:
+        messages.warning(
+            request,
+            ngettext(
+                "Check this new player: the name is close to a club player's: %(names)s. "
+                "If it is the same person, open Correct on its row and merge the two.",
+                "Check these new players: their names are close to club players': %(names)s. "
+                "If one is the same person, open Correct on its row and merge the two.",
+                len(lines),
+            )
+            % {"names": "; ".join(lines)},
+        )
+
+
 @login_required
 @require_POST
 def registration_add(request: HttpRequest, pk: int) -> HttpResponse:
+    """Register one player by name; a new name close to club players' names first asks
+    whether it is one of them ("did you mean"), and the director picks him or confirms."""
     tournament = _tournament(request, pk)
+    if "player" in request.POST:
+        return _registration_add_picked(request, tournament)
     form = PlayerNameForm(request.POST)
+    if form.is_valid() and not form.cleaned_data["new_name_confirmed"]:
+        typed = person_name_typed(form.cleaned_data["name"])
+        close = selectors.club_players_close_to(tournament.club_id, [typed]).get(typed)
+        if close:
+            registered = dict(
+                tournament.registrations.filter(player__in=close).values_list(
+                    "player_id", "start_number"
+                )
+            )
+            context = {
+                "tournament": tournament,
+                "typed": typed,
+                "close": [(player, registered.get(player.pk)) for player in close],
+            }
+            return render(request, "director/registration_close_names.html", context)
     if form.is_valid():
         # One name is a list of one line: the same rules find or create the player.
         try:
@@ -262,6 +307,24 @@ def registration_add(request: HttpRequest, pk: int) -> HttpResponse:
             messages.success(request, _registered_message(registration))
             return redirect("director-registrations", tournament.pk)
     return _registrations_refused(request, tournament, one_form=form)
+
+
+def _registration_add_picked(request, tournament: Tournament) -> HttpResponse:
+    """Register the club player picked among the close names."""
+    pick = PlayerPickForm(request.POST, club_id=tournament.club_id)
+    if pick.is_valid():
+        try:
+            registration = services.registration_create(
+                actor=request.user, tournament=tournament, player=pick.cleaned_data["player"]
+            )
+        except ValidationError as error:
+            messages.error(request, error_message(error))
+        else:
+            messages.success(request, _registered_message(registration))
+            return redirect("director-registrations", tournament.pk)
+    else:
+        messages.error(request, _("Choose the player again: this one is not a player of the club."))
+    return _registrations_refused(request, tournament)
 
 
 def _registered_message(registration: Registration) -> str:
@@ -305,7 +368,7 @@ def player_cards(request: HttpRequest, pk: int) -> HttpResponse:
             pk=int(only) if only.isascii() and only.isdigit() else 0
         )
     for registration in registrations.select_related("player"):
-        url = request.build_absolute_uri(selectors.player_personal_link(registration))
+        url = absolute_url(request, selectors.player_personal_link(registration))
         title = _("Personal link of %(name)s") % {"name": registration.player.name}
         cards.append({"registration": registration, "url": url, "qr": _qr_svg(url, title)})
     return render(request, "director/player_cards.html", {"tournament": tournament, "cards": cards})
@@ -393,8 +456,16 @@ def _result_counts(rows: list[dict[str, Any]]) -> dict[str, int]:
     return counts
 
 
+def _with_play_urls(request: HttpRequest, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The rows, each table with a bot given the lasting address of its live table."""
+    for row in rows:
+        if row["has_bot"]:
+            row["play_url"] = absolute_url(request, reverse("table-play", args=[row["table"].pk]))
+    return rows
+
+
 def _round_page(request, round_, status=200, **forms) -> HttpResponse:
-    rows = round_tables(round_)
+    rows = _with_play_urls(request, round_tables(round_))
     context = {
         "round": round_,
         "tournament": round_.tournament,
@@ -419,7 +490,7 @@ def round_detail(request: HttpRequest, pk: int) -> HttpResponse:
 def round_results(request: HttpRequest, pk: int) -> HttpResponse:
     """The results part of the round page, which the page reloads every few seconds."""
     round_ = _round(request, pk)
-    rows = round_tables(round_)
+    rows = _with_play_urls(request, round_tables(round_))
     return render(
         request,
         "director/_round_results.html",
@@ -447,7 +518,7 @@ def round_redraw(request: HttpRequest, pk: int) -> HttpResponse:
         else:
             messages.success(request, _("The round is drawn again with another seed."))
             return redirect("director-round", round_.pk)
-    return _round_page(request, round_, seed_form=form)
+    return _round_page(request, round_, status=400, seed_form=form)
 
 
 @login_required
@@ -503,7 +574,7 @@ def round_delete(request: HttpRequest, pk: int) -> HttpResponse:
 
 def sheet_url(request: HttpRequest, table: Table) -> str:
     """The absolute address of the players' result entry page of a table."""
-    return request.build_absolute_uri(reverse("table-sheet", args=[table.pk]))
+    return absolute_url(request, reverse("table-sheet", args=[table.pk]))
 
 
 def _qr_svg(url: str, title: str) -> str:
@@ -515,18 +586,19 @@ def _qr_svg(url: str, title: str) -> str:
 def round_print(request: HttpRequest, pk: int) -> HttpResponse:
     round_ = _round(request, pk)
     tournament = round_.tournament
-    rows = round_tables(round_)
+    rows = _with_play_urls(request, round_tables(round_))
     for row in rows:
-        url = sheet_url(request, row["table"])
+        number = row["table"].number
+        if row["has_bot"]:
+            # A table with a bot is played live in the browser: no paper sheet, its address.
+            url = row["play_url"]
+            row["qr"] = _qr_svg(url, _("Live table %(n)d") % {"n": number})
+        else:
+            url = sheet_url(request, row["table"])
+            row["qr"] = _qr_svg(url, _("Result entry of table %(n)d") % {"n": number})
+            players = len(row["seats"])
+            row["pages"] = printing.sheet_pages(printing.sheet_deals(tournament, players), players)
         row["url"] = url
-        row["qr"] = _qr_svg(url, _("Result entry of table %(n)d") % {"n": row["table"].number})
-        deals = tournament.fixed_deals
-        players = len(row["seats"])
-        # The first seat deals first and the deal passes to the left (RULES.md section 2);
-        # the sheet numbers the seats from 1, as people count them.
-        row["lines"] = [
-            (deal, (deal - 1) % players + 1) for deal in range(1, (deals or PRINTED_GAME_ROWS) + 1)
-        ]
     return render(
         request,
         "director/round_print.html",
@@ -551,6 +623,8 @@ def _result_page(
     names = sheet_entry.seat_names(table)
     result = scoring_selectors.table_result(table)
     history = list(scoring_selectors.result_history(table))
+    for version in history:
+        version.entered_by = person_name(version.submitted_by, tournament.club_id)
     latest = history[-1] if history else None
     if entry is None:
         sheet = latest.sheet if latest else None

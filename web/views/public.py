@@ -31,9 +31,22 @@ from standings.ranking import METRIC_REGISTRY
 from tournaments import selectors
 from tournaments.models import Registration, Table, Tournament
 from web.presenters.charts import progress_chart
-from web.presenters.csv_files import csv_response
-from web.presenters.numbers import number_text, plain_number
-from web.presenters.standings import standings_columns, standings_table
+from web.presenters.csv_files import (
+    CSV_SEPARATOR_CHOICES,
+    csv_decimal_mark,
+    csv_response,
+    csv_separator,
+    default_csv_separator,
+)
+from web.presenters.numbers import plain_number
+from web.presenters.rule_options import placement_points_lines, rule_option_lines
+from web.presenters.standings import (
+    ranking_order_text,
+    standing_facts,
+    standings_columns,
+    standings_table,
+)
+from web.presenters.venue import seat_list
 
 TOURNAMENTS_PER_PAGE = 25
 LEADERS_ON_OVERVIEW = 10
@@ -79,12 +92,19 @@ def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
     registrations = None
     if snapshot is None:
         registrations = list(selectors.registrations_of(tournament))
+    rule_options = rule_option_lines(tournament)
     context = _tournament_context(
         tournament,
         current_round=selectors.latest_round_public(tournament),
         standings=standings_table(tournament, snapshot, limit=LEADERS_ON_OVERVIEW),
+        ranking_order=ranking_order_text(tournament),
+        rule_options=rule_options,
+        rule_options_changed=[line for line in rule_options if line.changed],
+        placement_points=placement_points_lines(tournament),
         registrations=registrations,
         active=Registration.Status.ACTIVE,
+        csv_separators=CSV_SEPARATOR_CHOICES,
+        csv_separator=default_csv_separator(),
     )
     return render(request, "public/tournament_detail.html", context)
 
@@ -137,6 +157,8 @@ def standings(request: HttpRequest, tournament_id: int) -> HttpResponse:
         tournament,
         current_round=selectors.latest_round_public(tournament),
         standings_live=_standings_live_html(request, tournament, latest),
+        csv_separators=CSV_SEPARATOR_CHOICES,
+        csv_separator=default_csv_separator(),
     )
     return render(request, "public/standings.html", context)
 
@@ -190,7 +212,10 @@ def _version_text(version: int | None) -> str:
 
 
 def _columns_text(tournament: Tournament) -> str:
-    return ",".join(column.key for column in standings_columns(tournament))
+    """What the rendered block depends on besides the snapshot: its columns and the order of
+    ranking written under it (which may end in the random draw, a column of none)."""
+    columns = ",".join(column.key for column in standings_columns(tournament))
+    return f"{columns}|{','.join(tournament.standings_precedence)}"
 
 
 def _live_key(tournament_id: int, version_text: str, columns: str) -> str:
@@ -217,7 +242,11 @@ def _standings_live_html(
     if not standings_cache.claim_render(key) and not wait:
         return None
     snapshot = scoring_selectors.standings_latest(tournament)
-    context = {"tournament": tournament, "standings": standings_table(tournament, snapshot)}
+    context = {
+        "tournament": tournament,
+        "standings": standings_table(tournament, snapshot),
+        "ranking_order": ranking_order_text(tournament),
+    }
     html = render_to_string("public/_standings_live.html", context, request=request)
     stored = _version_text(snapshot.version if snapshot is not None else None)
     standings_cache.store_block(_live_key(tournament.pk, stored, columns), html)
@@ -235,6 +264,13 @@ def _wall_seconds(request: HttpRequest) -> int:
 def _wall_state(tournament: Tournament, snapshot_version: int | None, round_) -> str:
     """Changes whenever the wall would show something else: new standings, a result, a round."""
     round_part = f"{round_.pk}-{round_.status}" if round_ is not None else "none"
+    if round_ is not None and round_.clock_started_at is not None:
+        # The clock ticks in the browser; only a start, pause, resume, extension or reset is news.
+        round_part += (
+            f"-{round_.clock_seconds}-{round_.clock_started_at.timestamp():.0f}"
+            f"-{round_.clock_paused_at.timestamp() if round_.clock_paused_at else 0:.0f}"
+            f"-{round_.clock_paused_seconds}"
+        )
     snapshot_part = "none" if snapshot_version is None else snapshot_version
     return f"{snapshot_part}.{tournament.results_version}.{round_part}"
 
@@ -247,6 +283,10 @@ def _wall_context(tournament: Tournament) -> dict[str, Any]:
         "standings": standings_table(tournament, snapshot),
         "round": round_,
         "tables": scoring_selectors.round_outcomes(round_) if round_ is not None else [],
+        # Find your seat, while the round is being played (web/presenters/venue.py).
+        "seat_lines": seat_list(round_)
+        if round_ is not None and round_.status == round_.Status.PUBLISHED
+        else [],
         "state": _wall_state(tournament, snapshot.version if snapshot else None, round_),
     }
 
@@ -291,7 +331,7 @@ def player_detail(request: HttpRequest, tournament_id: int, start_number: int) -
         registration=registration,
         progress=progress,
         standing=standing,
-        standing_points=number_text(standing["tournament_points"]) if standing else "",
+        standing_facts=standing_facts(tournament, standing) if standing else [],
         chart=progress_chart(progress, tournament.rounds_planned),
         withdrawn=registration.status == Registration.Status.WITHDRAWN,
     )
@@ -301,19 +341,31 @@ def player_detail(request: HttpRequest, tournament_id: int, start_number: int) -
 # ----------------------------------------------------------------------------- CSV files
 
 
+def _csv_refused(request: HttpRequest) -> HttpResponse:
+    message = _("The columns of a CSV file are separated by a comma, a semicolon or a tab.")
+    return render(request, "request_refused.html", {"message": message}, status=400)
+
+
 @require_safe
 def standings_csv(request: HttpRequest, tournament_id: int) -> HttpResponse:
     tournament = _visible_tournament(request, tournament_id)
+    separator = csv_separator(request.GET.get("sep"))
+    if separator is None:
+        return _csv_refused(request)
+    mark = csv_decimal_mark(separator)
     snapshot = scoring_selectors.standings_latest(tournament)
-    response, writer = csv_response(tournament, _("standings"))
+    response, writer = csv_response(tournament, _("standings"), separator)
     # The page's columns, in the tournament's order of its ranking criteria, named in full.
-    keys = [column.key for column in standings_columns(tournament)]
-    names = [translate(METRIC_REGISTRY[key].name) for key in keys]
+    metrics = [METRIC_REGISTRY[column.key] for column in standings_columns(tournament)]
+    names = [translate(metric.name) for metric in metrics]
     writer.writerow([_("Rank"), _("Start number"), _("Player"), *names, _("Status")])
     withdrawn = Registration.Status.WITHDRAWN.label
     active = Registration.Status.ACTIVE.label
     for row in snapshot.rows if snapshot is not None else []:
-        figures = [plain_number(row[key]) for key in keys]
+        figures = [
+            plain_number(metric.value_of(row), metric.places, decimal_mark=mark)
+            for metric in metrics
+        ]
         status = withdrawn if row.get("withdrawn") else active
         writer.writerow([row["rank"], row["start_number"], row["name"], *figures, status])
     return response
@@ -322,7 +374,11 @@ def standings_csv(request: HttpRequest, tournament_id: int) -> HttpResponse:
 @require_safe
 def results_csv(request: HttpRequest, tournament_id: int) -> HttpResponse:
     tournament = _visible_tournament(request, tournament_id)
-    response, writer = csv_response(tournament, _("results"))
+    separator = csv_separator(request.GET.get("sep"))
+    if separator is None:
+        return _csv_refused(request)
+    mark = csv_decimal_mark(separator)
+    response, writer = csv_response(tournament, _("results"), separator)
     writer.writerow(
         [
             _("Round"),
@@ -349,7 +405,7 @@ def results_csv(request: HttpRequest, tournament_id: int) -> HttpResponse:
                     name,
                     seat.total,
                     seat.placement,
-                    plain_number(seat.points),
+                    plain_number(seat.points, decimal_mark=mark),
                     yes if seat.won else "",
                 ]
             )

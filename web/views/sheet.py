@@ -306,7 +306,7 @@ def answer_draft(
             table=table, rows=newer.rows if newer is not None else [], names=names, meta=meta
         )
         notice = _(
-            "%(name)s saved this sheet from another phone meanwhile, so yours was not saved. "
+            "%(name)s saved this sheet elsewhere meanwhile, so yours was not saved. "
             "This is the sheet as it is now: check it, then enter your deal again."
         ) % {"name": draft_saved_by(newer) or _("Someone")}
         return page(entry=shown, check=replace(check, notice=notice), status=409)

@@ -16,7 +16,7 @@ from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import ObjectDoesNotExist, PermissionDenied, ValidationError
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.middleware.csrf import get_token
-from django.shortcuts import render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
@@ -24,6 +24,8 @@ from django.views.decorators.http import require_POST, require_safe
 
 from core.exceptions import Conflict
 from gameplay import pacing, selectors, services
+from tournaments import selectors as tournament_selectors
+from tournaments.models import Round, Table
 from web.presenters import table as table_presenter
 
 # A POSTed move is a few dozen bytes; anything much bigger is not one.
@@ -158,3 +160,25 @@ def live_deal_replay(request: HttpRequest, game_id: int, number: int) -> HttpRes
     if replay is None:
         raise Http404
     return render(request, "gameplay/replay.html", {"game": game, **replay})
+
+
+@never_cache
+@require_safe
+def table_play(request: HttpRequest, table_id: int) -> HttpResponse:
+    """The lasting address of a tournament table played live (a table with a bot seat prints it
+    with its QR code): its live game once the director has started it, until then a page that
+    says so and looks again every few seconds. A draft round's table exists for directors only."""
+    table = get_object_or_404(Table.objects.select_related("round__tournament"), pk=table_id)
+    round_ = table.round
+    tournament = round_.tournament
+    director = tournament_selectors.is_director(request.user, tournament.club_id)
+    if not director and (
+        round_.status == Round.Status.DRAFT
+        or not tournament_selectors.can_view_tournament(request.user, tournament)
+    ):
+        raise Http404
+    game = selectors.live_games_of_round(round_).get(table.pk)
+    if game is not None:
+        return redirect("live-game", game_id=game.pk)
+    context = {"table": table, "round": round_, "tournament": tournament, "director": director}
+    return render(request, "gameplay/table_waiting.html", context)

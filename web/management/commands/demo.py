@@ -1,8 +1,10 @@
 """Creates the demo club, its players and two tournaments through the services; idempotent.
 
-`make run` calls it on every start: the first run builds everything, later runs only print the
-logins. The score sheets are games played by the engine's cautious random players, so every sheet
-is a real, valid game of 1001.
+`make run` calls it on every start, with the address the server is about to listen on: the first
+run builds everything, saying what it creates step by step, and every run prints the logins and
+the addresses to open (the club room's too when the server listens on the network). The score
+sheets are games played by the engine's cautious random players, so every sheet is a real, valid
+game of 1001.
 """
 
 import datetime
@@ -10,9 +12,11 @@ import random
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
+from django.urls import reverse
 
+from core.network import ListenAddress, is_local_only_url, lan_addresses
 from draws import services as draw_services
 from rules import RuleSet
 from rules.simulate import cautious_game
@@ -52,19 +56,70 @@ class Command(BaseCommand):
         "off, because the demo passwords are public."
     )
 
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument(
+            "--address",
+            help=(
+                "The address the server listens on, as runserver takes it (8000, "
+                "127.0.0.1:8000, 0.0.0.0:8000); `make run` passes its ADDRESS. Without it the "
+                "command prints paths only."
+            ),
+        )
+
     def handle(self, *args, **options) -> None:
+        address = None
+        if options["address"]:
+            try:
+                address = ListenAddress.parse(options["address"])
+            except ValueError as error:
+                raise CommandError(str(error)) from error
         if not settings.DEBUG:
             self.stdout.write("DEBUG is off: no demo data loaded.")
-            return
-        if Club.objects.filter(name=CLUB_NAME).exists():
+        elif Club.objects.filter(name=CLUB_NAME).exists():
             self.stdout.write("The demo data is already there.")
         else:
+            self._progress("Creating the demo data (about a minute on the first run):")
             self._create()
             self.stdout.write(self.style.SUCCESS("Created the demo club and its tournaments."))
-        self.stdout.write(
-            f"Director login: {DIRECTOR[0]} / {DIRECTOR[1]}  (http://127.0.0.1:8000/admin/)\n"
-            f"Player logins: player01 ... player16 / {PLAYER_PASSWORD}"
-        )
+        if settings.DEBUG:
+            self.stdout.write(
+                f"Director login: {DIRECTOR[0]} / {DIRECTOR[1]}\n"
+                f"Player logins: player01 ... player16 / {PLAYER_PASSWORD}"
+            )
+        self._addresses(address)
+
+    def _progress(self, line: str) -> None:
+        """One step, shown at once (the first run takes a while)."""
+        self.stdout.write(line)
+        self.stdout.flush()
+
+    def _addresses(self, address: ListenAddress | None) -> None:
+        manage = reverse("director-home")
+        if address is None:
+            self.stdout.write(
+                f"Open {manage} at the address the server prints, and sign in as the director."
+            )
+            return
+        local = address.local_url().rstrip("/")
+        self.stdout.write(f"Open {local}{manage} and sign in as the director (the site: {local}/).")
+        room = address.room_urls(lan_addresses())
+        if not room and address.all_interfaces:
+            self.stdout.write("No network address found: phones cannot reach this computer.")
+        elif not room:
+            self.stdout.write(
+                f"Phones in the room cannot reach a server on {address.host}: for the club room "
+                f"run make run ADDRESS=0.0.0.0:{address.port} (docs/venue.md)."
+            )
+        if settings.PUBLIC_URL:
+            self.stdout.write(f"QR codes and player cards carry PUBLIC_URL: {settings.PUBLIC_URL}/")
+            if is_local_only_url(settings.PUBLIC_URL):
+                self.stdout.write("Phones in the room cannot open that address: it is loopback.")
+        elif room:
+            self.stdout.write("Phones in the room: " + ", ".join(room))
+            self.stdout.write(
+                "Open the director's pages by that address too, so that the QR codes carry it, "
+                "or set PUBLIC_URL (docs/venue.md)."
+            )
 
     @transaction.atomic
     def _create(self) -> None:
@@ -75,6 +130,7 @@ class Command(BaseCommand):
                 username=DIRECTOR[0], email="", password=DIRECTOR[1]
             )
         club = services.club_create(actor=director, name=CLUB_NAME, directors=[director])
+        self._progress(f"  {CLUB_NAME}, directed by {DIRECTOR[0]}")
         players = []
         for number, name in enumerate(PLAYER_NAMES, start=1):
             login = users.objects.filter(username=f"player{number:02d}").first()
@@ -83,17 +139,23 @@ class Command(BaseCommand):
                     username=f"player{number:02d}", password=PLAYER_PASSWORD
                 )
             players.append(services.player_create(actor=director, club=club, name=name, user=login))
+        self._progress(
+            f"  {len(players)} players with logins player01 ... player{len(players):02d}"
+        )
         rng = random.Random(1001)
         finished = self._tournament(director, club, players, "Autumn Cup", days_ago=30)
         for _ in range(3):
             round_ = self._round(director, finished)
             self._play(director, round_, rng, confirm_tables=None)
         services.tournament_finish(actor=director, tournament=finished)
+        self._progress(f"  {finished.name}: finished")
         running = self._tournament(director, club, players, "Winter League", days_ago=0)
         first = self._round(director, running)
         self._play(director, first, rng, confirm_tables=None)
         second = self._round(director, running)
         self._play(director, second, rng, confirm_tables=2)
+        self._progress(f"  {running.name}: round {second.number} in progress")
+        self._progress("  the standings of both tournaments")
         for tournament in (finished, running):
             standings_recompute(tournament_id=tournament.pk)
 
@@ -108,6 +170,7 @@ class Command(BaseCommand):
         )
         for player in players:
             services.registration_create(actor=director, tournament=tournament, player=player)
+        self._progress(f"  {name}: a tournament of {len(players)} players")
         return tournament
 
     def _round(self, director, tournament) -> Round:
@@ -118,7 +181,11 @@ class Command(BaseCommand):
         """Enter every table's result: confirmed by a table-mate, or (after `confirm_tables`
         tables) one submitted and waiting, the rest still open."""
         rules = RuleSet.from_dict(round_.tournament.rules)
-        for index, table in enumerate(round_.tables.order_by("number")):
+        tables = list(round_.tables.order_by("number"))
+        self._progress(
+            f"  {round_.tournament.name}: round {round_.number}, playing its {len(tables)} tables"
+        )
+        for index, table in enumerate(tables):
             if confirm_tables is not None and index > confirm_tables:
                 return
             seats = list(table.seats.select_related("registration__player__user"))
