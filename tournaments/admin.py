@@ -20,6 +20,7 @@ from core.i18n import error_message
 from tournaments import admin_summaries, services
 from tournaments.models import Club, Player, Registration, Tournament
 from tournaments.selectors import directed_club_ids
+from tournaments.services import FORMAT_FIELDS
 
 
 class DirectedRawIdWidget(widgets.ForeignKeyRawIdWidget):
@@ -202,6 +203,14 @@ class TournamentAdmin(ClubScopedAdmin):
         "created_at",
     ]
     inlines = [RegistrationInline]
+
+    def get_readonly_fields(self, request, obj=None):
+        """Once a round is drawn the format is fixed (services.FORMAT_FIELDS, as the settings
+        page says): the admin does not edit it either."""
+        fields = list(super().get_readonly_fields(request, obj))
+        if obj is not None and obj.rounds.exists():
+            fields += [f for f in FORMAT_FIELDS if f not in self.exclude and f not in fields]
+        return fields
 
     @admin.display(description=_("rule options"))
     def rule_options(self, tournament: Tournament) -> str:

@@ -119,3 +119,15 @@ def test_a_rounds_status_is_not_typed_in_the_admin(admin_client):
 
     assert page.status_code == 200
     assert 'name="status"' not in page.content.decode()
+
+
+def test_once_a_round_is_drawn_the_admin_does_not_edit_the_format(admin_client, tournament):
+    before = admin_client.get(change_url(tournament)).content.decode()
+    assert 'name="table_size"' in before and 'name="rounds_planned"' in before
+    tournament.rounds.create(number=1, seed=7)
+
+    text = admin_client.get(change_url(tournament)).content.decode()
+
+    for field in ("table_size", "rounds_planned", "round_format", "seating_mode", "bots_allowed"):
+        assert f'name="{field}"' not in text, field
+    assert 'name="name"' in text  # the name and the date stay editable
