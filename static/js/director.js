@@ -10,6 +10,24 @@
     var question = form.getAttribute && form.getAttribute("data-confirm");
     if (question && !window.confirm(question)) {
       event.preventDefault();
+      return;
+    }
+    // A form with data-busy takes a while (the seat draw of a large field searches for a few
+    // seconds): its button waits, and its status line counts the seconds until the page comes.
+    var busy = form.getAttribute && form.getAttribute("data-busy");
+    var status = busy && form.querySelector("[data-busy-status]");
+    if (status) {
+      var started = Date.now();
+      Array.prototype.forEach.call(form.querySelectorAll("button[type=submit]"), function (b) {
+        b.setAttribute("aria-disabled", "true");
+        b.addEventListener("click", function (again) { again.preventDefault(); });
+      });
+      var show = function () {
+        status.textContent = busy + " " + Math.floor((Date.now() - started) / 1000) + " s";
+      };
+      show();
+      status.hidden = false;
+      window.setInterval(show, 1000);
     }
   });
 

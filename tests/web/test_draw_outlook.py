@@ -82,3 +82,14 @@ def test_no_outlook_without_players_to_draw(client):
     client.force_login(director)
     page = client.get(reverse("director-tournament", args=[tournament.pk])).content.decode()
     assert 'id="draw-outlook"' not in page
+
+
+def test_the_draw_button_says_it_is_drawing_while_a_large_field_is_searched(client):
+    director, tournament = tournament_of(8)
+    client.force_login(director)
+    page = client.get(reverse("director-tournament", args=[tournament.pk])).content.decode()
+
+    form = page[page.index(f'action="{reverse("director-round-draw", args=[tournament.pk])}"') :]
+    form = form[: form.index("</form>")]
+    assert 'data-busy="Drawing the seats' in form
+    assert 'role="status" data-busy-status hidden' in form
