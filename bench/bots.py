@@ -69,7 +69,14 @@ def main() -> None:
         }
         for bot, entry in report["bots"].items():
             # Each level's times come from the match that plays it most (its first appearance).
-            timings.setdefault(bot, {**entry["decision_ms"], "phases": entry["phases"]})
+            timings.setdefault(
+                bot,
+                {
+                    **entry["decision_ms"],
+                    "deadline_cuts": entry["deadline_cuts"],
+                    "phases": entry["phases"],
+                },
+            )
     for level, goal in P95_GOALS_MS.items():
         if level in timings:
             goals_met &= timings[level]["p95"] < goal and timings[level]["max"] <= MAX_MS

@@ -53,6 +53,7 @@ class DealResult(TypedDict):
     outcome: str | None
     marriages: list[int]
     times: list[list[tuple[str, float]]]  # per seat: (phase, milliseconds) of each decision
+    cuts: list[list[str]]  # per seat: the phase of each decision a safety deadline cut short
     deck: NotRequired[int]
 
 
@@ -62,6 +63,7 @@ class _Tally(TypedDict):
     conceded: int
     marriages: int
     times: defaultdict[str, list[float]]
+    cuts: defaultdict[str, int]
 
 
 # (deck index, bot names by seat, players, rules as a dict, seed, duplicate)
@@ -88,6 +90,7 @@ def play_deal(
     bots = [make_bot(name, seed=seed * 16 + seat) for seat, name in enumerate(seat_bots)]
     state = DealState.deal(deck, players=players, dealer=dealer, rules=rules)
     times: list[list[tuple[str, float]]] = [[] for _ in range(players)]
+    cuts: list[list[str]] = [[] for _ in range(players)]
     while not state.done:
         seat = state.to_act
         observation = state.observation(seat)
@@ -95,6 +98,8 @@ def play_deal(
         action = bots[seat].choose(observation)
         elapsed = (time.perf_counter() - started) * 1000
         times[seat].append((observation.phase, elapsed))
+        if bots[seat].last_cut:
+            cuts[seat].append(observation.phase)
         state.apply(action)
     marriages = [0] * players
     for marriage in state.marriages():
@@ -106,6 +111,7 @@ def play_deal(
         "outcome": state.outcome,
         "marriages": marriages,
         "times": times,
+        "cuts": cuts,
     }
 
 
@@ -162,7 +168,14 @@ def timing(values: list[float]) -> dict[str, Any]:
 def summarize(results: list[DealResult], names: Sequence[str]) -> dict[str, Any]:
     per_deck: dict[str, dict[int, list[int]]] = defaultdict(lambda: defaultdict(list))
     stats: dict[str, _Tally] = {
-        name: {"bid": 0, "made": 0, "conceded": 0, "marriages": 0, "times": defaultdict(list)}
+        name: {
+            "bid": 0,
+            "made": 0,
+            "conceded": 0,
+            "marriages": 0,
+            "times": defaultdict(list),
+            "cuts": defaultdict(int),
+        }
         for name in names
     }
     for result in results:
@@ -176,6 +189,8 @@ def summarize(results: list[DealResult], names: Sequence[str]) -> dict[str, Any]
                 entry["conceded"] += result["outcome"] == "conceded"
             for phase, elapsed in result["times"][seat]:
                 entry["times"][phase].append(elapsed)
+            for phase in result["cuts"][seat]:
+                entry["cuts"][phase] += 1
     deck_means = {
         name: {deck: sum(v) / len(v) for deck, v in decks.items()}
         for name, decks in per_deck.items()
@@ -193,7 +208,12 @@ def summarize(results: list[DealResult], names: Sequence[str]) -> dict[str, Any]
             "marriages": entry["marriages"],
             "decision_ms": {k: v for k, v in timing(everything).items() if k != "count"},
             "decisions": len(everything),
-            "phases": {phase: timing(entry["times"][phase]) for phase in PHASES},
+            # Decisions a safety deadline cut short: their strength is a loaded machine's.
+            "deadline_cuts": sum(entry["cuts"].values()),
+            "phases": {
+                phase: timing(entry["times"][phase]) | {"deadline_cuts": entry["cuts"][phase]}
+                for phase in PHASES
+            },
         }
     differences: dict[str, dict[str, Any]] = {}
     for first, second in combinations(names, 2):

@@ -22,6 +22,9 @@ class Bot:
 
     def __init__(self, *, seed: int = 0) -> None:
         self.seed = seed
+        # Whether the last decision was cut short by a safety deadline (a searching bot sets
+        # it; the arena counts them, so that strength measured on a loaded machine says so).
+        self.last_cut = False
 
     def choose(self, observation: Observation) -> Action:  # pragma: no cover - abstract
         raise NotImplementedError

@@ -137,6 +137,7 @@ class StrongBot(Bot):
 
     def choose_code(self, observation: Observation) -> int:
         legal = tuple(a.code for a in observation.legal)
+        self.last_cut = False
         if len(legal) == 1:
             return legal[0]
         knowledge = Knowledge.from_observation(observation)
@@ -157,6 +158,8 @@ class StrongBot(Bot):
             # Never seen in testing; if the sampler cannot build a consistent deal, play on by
             # the rules rather than stop a live table.
             return HeuristicBot(seed=self.seed).choose_code(observation)
+        finally:
+            self.last_cut = search.cut
 
 
 class _Search:
@@ -179,17 +182,24 @@ class _Search:
         self.stop_at = self.last + budget.deadline
         # Past this even a sample under way is dropped (a starved process must still answer).
         self.abort_at = self.last + 1.5 * budget.deadline
+        # Whether the deadline stopped this search before its budget of work was done.
+        self.cut = False
 
     def out_of_time(self) -> bool:
         """Whether another round like the last one would end past the deadline."""
         now = time.perf_counter()
         spent = now - self.last
         self.last = now
-        return now + spent > self.stop_at
+        if now + spent > self.stop_at:
+            self.cut = True
+        return self.cut
 
     def overdue(self, done: int) -> bool:
         """Whether to drop the sample under way (never the first one)."""
-        return done > 0 and time.perf_counter() > self.abort_at
+        if done > 0 and time.perf_counter() > self.abort_at:
+            self.cut = True
+            return True
+        return False
 
     # ------------------------------------------------------------------ card play
     def play(self) -> int:

@@ -30,7 +30,8 @@ def check_bot(entry: dict) -> None:
     assert set(entry["decision_ms"]) == {"p50", "p95", "max"}
     assert set(entry["phases"]) == {"bidding", "giving", "contract", "play"}
     for timing in entry["phases"].values():
-        assert set(timing) >= {"p50", "p95", "max"}
+        assert set(timing) >= {"p50", "p95", "max", "deadline_cuts"}
+    assert entry["deadline_cuts"] == sum(t["deadline_cuts"] for t in entry["phases"].values())
 
 
 def test_duplicate_run_of_three():
@@ -74,3 +75,27 @@ def test_bad_arguments_are_refused():
         cwd=ROOT,
     )
     assert result.returncode == 2 and "unknown bot" in result.stderr
+
+
+def test_the_arena_counts_the_decisions_a_safety_deadline_cut(monkeypatch):
+    """A bot whose deadline is past before it starts is cut on every searched decision, and the
+    report says how many, by phase; with no deadline in reach, none is."""
+    import dataclasses
+
+    from bots import arena as arena_module
+    from bots import strong
+
+    def report_with(deadline: float) -> dict:
+        budgets = {
+            level: dataclasses.replace(budget, deadline=deadline)
+            for level, budget in strong.BUDGETS.items()
+        }
+        monkeypatch.setattr(strong, "BUDGETS", budgets)
+        return arena_module.run_arena(["normal", "heuristic", "heuristic"], deals=3, seed=5)
+
+    cut = report_with(0.0)["bots"]["normal"]
+    assert cut["deadline_cuts"] > 0
+    assert cut["deadline_cuts"] == sum(p["deadline_cuts"] for p in cut["phases"].values())
+    assert cut["deadline_cuts"] <= cut["decisions"]
+    assert report_with(3600.0)["bots"]["normal"]["deadline_cuts"] == 0
+    assert report_with(0.0)["bots"]["heuristic"]["deadline_cuts"] == 0
