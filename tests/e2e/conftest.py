@@ -24,9 +24,17 @@ PHONE = {"width": 360, "height": 780}
 LAPTOP = {"width": 1280, "height": 860}
 
 
+# How long an assertion waits for the page to show what it expects: the actions' 10 s (the
+# contexts below), not Playwright's 5 s, which a CI machine running the suite on every core
+# (and the server, and Chromium) sometimes needs more than for one save and its swap.
+EXPECT_TIMEOUT_MS = 10_000
+
+
 @pytest.fixture(scope="session")
 def browser():
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import expect, sync_playwright
+
+    expect.set_options(timeout=EXPECT_TIMEOUT_MS)
 
     with sync_playwright() as playwright:
         chromium = playwright.chromium.launch(
@@ -43,7 +51,7 @@ def open_page(browser):
 
     def open_page(*, viewport=LAPTOP, language="en"):
         context = browser.new_context(viewport=viewport, locale=language)
-        context.set_default_timeout(10_000)
+        context.set_default_timeout(EXPECT_TIMEOUT_MS)
         contexts.append(context)
         return context.new_page()
 
