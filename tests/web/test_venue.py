@@ -375,6 +375,10 @@ def test_the_draw_says_how_many_are_absent(desk, director, tournament):
 
     page = text_of(desk.get(reverse("director-tournament", args=[tournament.pk])))
     assert "2 players are marked absent and sit out round 1." in page
+    # Named, in start-number order, so the director sees who.
+    names = [r.player.name for r in tournament.registrations.order_by("start_number")]
+    absent = ", ".join(n for n in names if n in ("Олена Коваль", "Тарас Шевчук"))
+    assert f'<span class="absent-names">({absent})</span>' in page
 
     draft = draw_services.round_draw(actor=director, tournament=tournament, seed=3)
     preview = text_of(desk.get(reverse("director-round", args=[draft.pk])))
