@@ -38,6 +38,7 @@ from web.forms.sheet import (
     entry_of_deals,
     posted_entry,
 )
+from web.presenters.people import person_name
 from web.presenters.sheet import EntryCheck, entry_check, refused_entry
 
 # The buttons of a sheet that save the table's draft: a deal entered (and the next one opened),
@@ -161,11 +162,7 @@ def entry_context(
 
 def draft_saved_by(draft: SheetDraft | None) -> str:
     """Who saved the table's draft last, by his player's name if he has one."""
-    user = draft.updated_by if draft is not None else None
-    if user is None:
-        return ""
-    player = getattr(user, "player", None)
-    return player.name if player is not None else user.get_username()
+    return person_name(draft.updated_by if draft is not None else None)
 
 
 def answer_check(
