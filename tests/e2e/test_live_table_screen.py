@@ -15,7 +15,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from django.urls import reverse
-from playwright.sync_api import Locator, Page, expect
+from playwright.sync_api import Page, expect
 
 from gameplay import selectors, services
 from gameplay.models import LiveDeal, LiveGame
@@ -38,6 +38,8 @@ RANK_FACES = {
 DEAL_TIMEOUT_S = 120
 # The shuffle of the deal played: one in which the bot that wins the auction plays it out.
 DECK_SEED = 7
+HAND = "#hand button.card"
+TALON = '#talon-box[data-revealed="true"] .card[data-card]'
 
 
 @pytest.fixture
@@ -53,21 +55,24 @@ def fixed_deal(monkeypatch):
     monkeypatch.setattr(services, "bot_seed", lambda game_id, position: position)
 
 
-def assert_inside(locator: Locator, screen: dict) -> None:
-    """Every element of `locator` lies wholly inside the viewport (no scrolling needed)."""
-    # Measured in one go: the page redraws the hand whenever a view comes in.
-    boxes = locator.evaluate_all(
-        """elements => elements.map((element) => {
+def assert_inside(page: Page, selector: str, screen: dict) -> None:
+    """Every element `selector` matches lies wholly inside the viewport (no scrolling needed)."""
+    # Found and measured in one script: the page redraws the hand whenever a view comes in, and
+    # a locator's evaluate_all finds the elements in one call and measures them in another, so
+    # a redraw between the two measured detached buttons (all zeros) once in a while.
+    boxes = page.evaluate(
+        """(selector) => [...document.querySelectorAll(selector)].map((element) => {
             const box = element.getBoundingClientRect();
             return {x: box.x, y: box.y, width: box.width, height: box.height};
-        })"""
+        })""",
+        selector,
     )
-    assert boxes, "nothing to measure"
+    assert boxes, f"nothing to measure: {selector}"
     for box in boxes:
-        assert box["width"] > 0 and box["height"] > 0, box
-        assert box["x"] >= 0 and box["y"] >= 0, box
-        assert box["x"] + box["width"] <= screen["width"] + 0.5, (box, screen)
-        assert box["y"] + box["height"] <= screen["height"] + 0.5, (box, screen)
+        assert box["width"] > 0 and box["height"] > 0, (selector, box)
+        assert box["x"] >= 0 and box["y"] >= 0, (selector, box)
+        assert box["x"] + box["width"] <= screen["width"] + 0.5, (selector, box, screen)
+        assert box["y"] + box["height"] <= screen["height"] + 0.5, (selector, box, screen)
 
 
 def assert_above_the_hand(page: Page, selector: str) -> None:
@@ -152,11 +157,11 @@ def test_a_deal_at_the_live_table_fits_the_screen_and_shows_the_bots_moves(
     # Bidding: the hand, the auction and the move fit the screen, the auction above the hand.
     wait_for_my_turn_or_summary(page)
     assert table.get_attribute("data-phase") == "bidding"
-    hand = page.locator("#hand button.card")
+    hand = page.locator(HAND)
     expect(hand).to_have_count(7)
     screenshot(page, f"{name}-1-bidding")
-    assert_inside(hand, screen)
-    assert_inside(page.locator('#controls [data-key="pass"]'), screen)
+    assert_inside(page, HAND, screen)
+    assert_inside(page, '#controls [data-key="pass"]', screen)
     assert_above_the_hand(page, "#auction-box")
     assert_one_screen(page, screen)
     assert rank_faces(page, "#hand") <= RANK_FACES[language]
@@ -164,14 +169,14 @@ def test_a_deal_at_the_live_table_fits_the_screen_and_shows_the_bots_moves(
     # The human passes, so a bot wins the auction and takes the talon: it is turned up for
     # him too, for a while, though the bots answered at once.
     act_and_wait(page, page.locator('#controls [data-key="pass"]'))
-    talon = page.locator('#talon-box[data-revealed="true"] .card[data-card]')
+    talon = page.locator(TALON)
     expect(talon).to_have_count(3, timeout=20_000)
     shown_at = time.monotonic()
     cards = sorted(card.get_attribute("data-card") for card in talon.all())
     assert cards == talon_of_deal(game, 1)
     assert page.locator(".seat.me .badge-declarer").count() == 0
     expect(page.locator(".seat:not(.me) .badge-declarer")).to_have_count(1)
-    assert_inside(talon, screen)
+    assert_inside(page, TALON, screen)
     assert rank_faces(page, "#talon") <= RANK_FACES[language]
     screenshot(page, f"{name}-2-talon")
     # The gifts are counted as the bot makes them: the human's seat shows the card he got.
@@ -191,9 +196,9 @@ def test_a_deal_at_the_live_table_fits_the_screen_and_shows_the_bots_moves(
         assert table.get_attribute("data-phase") == "play"
         playable = page.locator("#hand button.card.playable")
         expect(playable.first).to_be_visible()
-        assert_inside(page.locator("#hand button.card"), screen)
+        assert_inside(page, HAND, screen)
         assert_above_the_hand(page, "#current-trick-box")
-        assert_inside(page.locator("#current-trick-box"), screen)
+        assert_inside(page, "#current-trick-box", screen)
         if plays == 0:
             assert_one_screen(page, screen)
             screenshot(page, f"{name}-4-play")
@@ -202,7 +207,7 @@ def test_a_deal_at_the_live_table_fits_the_screen_and_shows_the_bots_moves(
             # The last trick, on tap, and away again.
             toggle.click()
             expect(page.locator("#last-trick-box .card[data-card]")).to_have_count(3)
-            assert_inside(page.locator("#last-trick-box"), screen)
+            assert_inside(page, "#last-trick-box", screen)
             screenshot(page, f"{name}-5-last-trick")
             toggle.click()
             expect(page.locator("#last-trick-box")).to_be_hidden()
@@ -214,8 +219,8 @@ def test_a_deal_at_the_live_table_fits_the_screen_and_shows_the_bots_moves(
     # The end of the deal: its summary, which waits; the next deal stays out of sight.
     summary = page.locator("#deal-summary")
     expect(summary).to_be_visible()
-    assert_inside(page.locator("#deal-summary-continue"), screen)
-    assert_inside(page.locator("#deal-summary-table"), screen)
+    assert_inside(page, "#deal-summary-continue", screen)
+    assert_inside(page, "#deal-summary-table", screen)
     game = LiveGame.objects.get(pk=game.pk)
     finished = selectors.live_game_view(game, user=user)["deals"][0]
     rows = page.locator("#deal-summary-rows tr")
@@ -237,9 +242,9 @@ def test_a_deal_at_the_live_table_fits_the_screen_and_shows_the_bots_moves(
     # "Continue": the next deal, the hand back at the bottom, the replay one tap away.
     page.locator("#deal-summary-continue").click()
     expect(summary).to_be_hidden()
-    expect(page.locator("#hand button.card").first).to_be_visible()
-    assert page.locator("#hand button.card").count() >= 7
-    assert_inside(page.locator("#hand button.card"), screen)
+    expect(page.locator(HAND).first).to_be_visible()
+    assert page.locator(HAND).count() >= 7
+    assert_inside(page, HAND, screen)
     replay = page.locator("#replay-link")
     expect(replay).to_be_visible()
     assert replay.get_attribute("href") == reverse("live-deal-replay", args=[game.pk, 1])
