@@ -7,8 +7,10 @@ seconds; one round for 200 players (balanced and standings, after a
 5-round history) within 2 seconds. Club sizes (issue 15): every count 8-64 at tables of 4 (mixed
 with 3 where it does not divide) and 6-45 at tables of 3 (with one or two of 4) reaches the best
 known repeat-free rounds of SEATING-NOTES.md (`BEST_KNOWN`), each within 2 seconds: the total gap
-is 0. Runs each measurement several times and reports the median time; prints the club-size table
-on stderr and one JSON line with `goals_met` on stdout.
+is 0. Larger fields (65 to 200 players) asked for as many rounds as the counting bound allows (at
+most the 60 a tournament may plan): within 10 seconds, with how far they fall short of the bound.
+Runs each measurement several times and reports the median time; prints the club-size and
+large-field tables on stderr and one JSON line with `goals_met` on stdout.
 
     python bench/seating.py [--runs 3]
 """
@@ -27,6 +29,13 @@ from draws.seating.constructions import BEST_KNOWN, KNOWN_MAXIMA, best_known  # 
 from draws.seating.tournament import draw_tournament  # noqa: E402
 
 SCHEDULE_SECONDS = 10.0
+LARGE_SECONDS = 10.0
+# The most rounds a tournament may plan (tournaments.models.Tournament's constraint).
+MOST_ROUNDS = 60
+LARGE_FIELDS = (
+    (65, 4), (80, 4), (100, 4), (128, 4), (150, 4), (200, 4),
+    (66, 3), (100, 3), (150, 3), (200, 3),
+)  # fmt: skip
 CLUB_SECONDS = 2.0
 ROUND_SECONDS = 2.0
 
@@ -71,6 +80,47 @@ def print_club_sizes(rows: list[dict]) -> None:
             file=sys.stderr,
         )
     print(f"total gap: {sum(row['gap'] for row in rows)}", file=sys.stderr)
+
+
+def large_field(players: int, table_size: int, runs: int) -> dict:
+    """A large field asked for every round the counting bound allows: how many of them came out
+    repeat-free (the worst run), the repeats after them and the time (the median)."""
+    plan = table_plan(players, table_size=table_size, fill="mixed")
+    bound = repeat_free_bound(plan)
+    rounds = min(bound, MOST_ROUNDS)
+    results = [
+        draw_tournament(
+            players, table_size=table_size, fill="mixed", rounds=rounds, mode="schedule", seed=run
+        )
+        for run in range(runs)
+    ]
+    worst = min(results, key=lambda result: result["repeat_free_rounds"])
+    return {
+        "players": players,
+        "table_size": table_size,
+        "bound": bound,
+        "rounds": rounds,
+        "result": worst["repeat_free_rounds"],
+        "short_of_bound": bound - worst["repeat_free_rounds"],
+        "max_meetings": worst["max_meetings"],
+        "repeated_pairs": worst["repeated_pairs"],
+        "seconds": round(statistics.median(result["seconds"] for result in results), 3),
+    }
+
+
+def print_large_fields(rows: list[dict]) -> None:
+    print(
+        f"{'players':>7} {'size':>4} {'bound':>5} {'rounds':>6} {'result':>6} {'short':>5}"
+        f" {'most':>4} {'repeated':>8} {'seconds':>7}",
+        file=sys.stderr,
+    )
+    for row in rows:
+        print(
+            f"{row['players']:>7} {row['table_size']:>4} {row['bound']:>5} {row['rounds']:>6}"
+            f" {row['result']:>6} {row['short_of_bound']:>5} {row['max_meetings']:>4}"
+            f" {row['repeated_pairs']:>8} {row['seconds']:>7.3f}",
+            file=sys.stderr,
+        )
 
 
 def schedule_instance(players: int, table_size: int, rounds: int, runs: int) -> dict:
@@ -159,6 +209,8 @@ def main() -> None:
         for players, size in sorted(BEST_KNOWN, key=lambda key: (-key[1], key[0]))
     ]
     print_club_sizes(clubs)
+    large = [large_field(players, size, args.runs) for players, size in LARGE_FIELDS]
+    print_large_fields(large)
 
     goals = {
         "known_maxima_reached": all(
@@ -174,6 +226,7 @@ def main() -> None:
         "round_of_200_within_2s": all(item["seconds"] <= ROUND_SECONDS for item in rounds),
         "club_sizes_gap_zero": sum(item["gap"] for item in clubs) == 0,
         "club_sizes_within_2s": all(item["seconds"] <= CLUB_SECONDS for item in clubs),
+        "large_fields_within_10s": all(item["seconds"] <= LARGE_SECONDS for item in large),
     }
     print(
         json.dumps(
@@ -191,6 +244,7 @@ def main() -> None:
                     "slowest_seconds": max(item["seconds"] for item in clubs),
                     "rows": clubs,
                 },
+                "large_fields": large,
                 "goals": goals,
                 "goals_met": all(goals.values()),
             }

@@ -403,7 +403,7 @@ def whole_main(args: argparse.Namespace, tables: tuple[int, ...], name: str) -> 
             rng.shuffle(known)
             free = known[: args.rounds]
             while len(free) < args.rounds:
-                free.append(greedy_round(players, plan, free, rng))
+                free.append(greedy_round(players, plan, free, rng)[0])
         else:
             free = [starting_round(players, plan, [], rng) for _ in range(args.rounds)]
         search = ScheduleSearch(players, plan, [], free, rng)

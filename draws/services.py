@@ -14,7 +14,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from core.i18n import error_text
-from draws import seating
+from draws import progress, seating
 from draws.selectors import (
     draw_refusal,
     players_to_draw,
@@ -80,30 +80,38 @@ def _scheduled_round(tournament, players, number, table_size, fill, seed):
     """Round `number` of the schedule drawn with round 1's seed. Once the field has changed
     (late entries, withdrawals, absences), the rest of that schedule is repaired for the field
     as it is now, with the fewest new repeats given the rounds played, and this round is the
-    repair's first; past the planned rounds (None) the round is drawn on its own."""
+    repair's first; past the planned rounds (None) the round is drawn on its own. A search's
+    progress is kept for the director's page (draws.progress)."""
     field = _schedule_field(tournament, players)
     schedule_seed = seed if number == 1 else tournament.rounds.get(number=1).seed
     if field is None and number > tournament.rounds_planned:
         return None
-    try:
-        if field is not None:
-            schedule = seating.draw_schedule(
-                field,
-                rounds=tournament.rounds_planned,
-                table_size=table_size,
-                fill=fill,
-                seed=schedule_seed,
-            )
-            return [tuple(table) for table in schedule.rounds[number - 1].tables]
-        played = tables_played(tournament, number)
-        first_field = sorted({p for table in played[0] for p in table if p is not None})
-        planned = seating.draw_schedule(
-            first_field,
+
+    def schedule_of(field: list[int]) -> seating.Schedule:
+        bound = seating.repeat_free_bound(
+            seating.table_plan(len(field), table_size=table_size, fill=fill)
+        )
+        return seating.draw_schedule(
+            field,
             rounds=tournament.rounds_planned,
             table_size=table_size,
             fill=fill,
             seed=schedule_seed,
-        ).rounds[number - 1 :]
+            progress=progress.reporter(
+                tournament.pk,
+                round_number=number,
+                rounds=tournament.rounds_planned,
+                bound=bound,
+            ),
+        )
+
+    try:
+        if field is not None:
+            schedule = schedule_of(field)
+            return [tuple(table) for table in schedule.rounds[number - 1].tables]
+        played = tables_played(tournament, number)
+        first_field = sorted({p for table in played[0] for p in table if p is not None})
+        planned = schedule_of(first_field).rounds[number - 1 :]
         repaired = seating.repair_schedule(
             played,
             players,
@@ -144,7 +152,10 @@ def round_draw(*, actor: User, tournament: Tournament, seed: int | None = None) 
     last = latest_round(tournament)
     number = last.number + 1 if last is not None else 1
     seed = new_seed() if seed is None else seed
-    tables = _compute_draw(tournament, number, seed)
+    try:
+        tables = _compute_draw(tournament, number, seed)
+    finally:
+        progress.forget(tournament.pk)
     round_ = Round.objects.create(tournament=tournament, number=number, seed=seed)
     _store_tables(round_, tables, Seat.BotLevel.NORMAL)
     if tournament.status == Tournament.Status.DRAFT:
@@ -174,7 +185,10 @@ def round_redraw(*, actor: User, round_: Round, seed: int | None = None) -> Roun
     seed = new_seed(unlike=round_.seed) if seed is None else seed
     if seed == round_.seed:
         raise ValidationError({"seed": _("A redraw needs another seed.")})
-    tables = _compute_draw(round_.tournament, round_.number, seed)
+    try:
+        tables = _compute_draw(tournament, round_.number, seed)
+    finally:
+        progress.forget(tournament.pk)
     round_.tables.all().delete()
     round_.seed = seed
     round_.save(update_fields=["seed"])

@@ -7,12 +7,13 @@ Pure Python with no Django import, so the tournaments services call it and tests
 from .quality import evaluate, meeting_counts, repeated_meetings
 from .repair import repair_schedule
 from .rounds import Draw, draw_round
-from .schedule import Outlook, Schedule, draw_schedule, outlook
+from .schedule import Outlook, Progress, Schedule, draw_schedule, outlook
 from .tables import SeatingError, TablePlan, plan_tables, repeat_free_bound, table_plan
 
 __all__ = [
     "Draw",
     "Outlook",
+    "Progress",
     "Schedule",
     "SeatingError",
     "TablePlan",

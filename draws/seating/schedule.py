@@ -11,7 +11,7 @@ pairs of times met squared), as do counts with nothing known (65 players and mor
 from __future__ import annotations
 
 import random
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 
 from .constructions import (
@@ -53,6 +53,48 @@ POLISH_EVALUATIONS = 1_000_000
 # Rounds beyond the repeat-free prefix: stop after this many moves without a better schedule,
 # since the bound there is rarely reachable and the last gains are small.
 EXTENSION_PATIENCE = 400
+# Fields this large (nothing known for them but geometry) first draw their rounds one at a time,
+# each by the single-round search against the rounds before it, for as long as each comes out
+# repeat-free: with many players a round that repeats nobody stays easy to find for many rounds
+# (200 players at tables of 4: 41 of at most 66), while the whole-schedule search, which spends
+# its budget on every round at once, stalls early (16). The whole-schedule search goes on from
+# there.
+LARGE_FIELD = 65
+# Swap evaluations for each of those rounds (a single-round search tries 24 players against all
+# others per move: 300,000 is about 60 moves at 200 players), and for all of them together:
+# with the whole-schedule search after it, about 5 seconds for 200 players (bench/seating.py).
+ROUND_EVALUATIONS = 300_000
+SEQUENTIAL_EVALUATIONS = 6_000_000
+# Rounds after the repeat-free ones in a large field: each drawn alone first on this budget (the
+# single-round search puts new meetings on pairs who met least), so that few pairs meet a third
+# time, then all searched together.
+EXTENSION_ROUND_EVALUATIONS = 100_000
+
+# Told how far a schedule's search has come: the share of its budget spent (0 to 1) and the
+# leading repeat-free rounds found so far. The director's page shows it while a large field's
+# schedule is searched.
+Progress = Callable[[float, int], None]
+
+
+class _Meter:
+    """How far a schedule's search has come, told to a Progress: the larger of the share of its
+    budget spent and the share of the repeat-free rounds it aims at found (the search stops
+    once it has them, long before its budget is spent), never going back."""
+
+    def __init__(self, total: int, aim: int, progress: Progress | None) -> None:
+        self.total, self.aim, self.progress = total, max(1, aim), progress
+        self.spent, self.shown = 0, 0.0
+
+    def spend(self, used: int, repeat_free: int) -> None:
+        self.spent += used
+        share = min(1.0, max(self.spent / self.total, repeat_free / self.aim))
+        self.shown = max(self.shown, share)
+        if self.progress is not None:
+            self.progress(self.shown, repeat_free)
+
+    def finish(self, repeat_free: int) -> None:
+        """The search is over (often before its budget is spent)."""
+        self.spend(max(0, self.total - self.spent), repeat_free)
 
 
 @dataclass(frozen=True)
@@ -409,10 +451,15 @@ def starting_round(
 
 
 def greedy_round(
-    n: int, plan: list[TablePlan], earlier: list[list[list[int]]], rng: random.Random
-) -> list[list[int]]:
-    """The next round drawn alone given the earlier ones (the single-round search, on a small
-    budget): a better start for the whole-schedule search than a random round."""
+    n: int,
+    plan: list[TablePlan],
+    earlier: list[list[list[int]]],
+    rng: random.Random,
+    evaluations: int = GREEDY_EVALUATIONS,
+) -> tuple[list[list[int]], int, bool]:
+    """The next round drawn alone given the earlier ones (the single-round search): a better
+    start for the whole-schedule search than a random round. Returns the round, the evaluations
+    spent and whether it repeats nobody."""
     meets = [[0] * n for _ in range(n)]
     for tables in earlier:
         for members in tables:
@@ -429,8 +476,34 @@ def greedy_round(
             for p in members:
                 at_bots[p] += bool(table.bots)
     search = TableSwapSearch(weight, meets, plan, order, at_bots, 1, rng)
-    search.run(GREEDY_EVALUATIONS, None)
-    return search.tables
+    used = search.run(evaluations, None)
+    # Bot seats cost at most players x rounds, far below one repeated meeting.
+    return search.tables, used, search.cost < REPEAT_WEIGHT
+
+
+def sequential_rounds(
+    n: int,
+    plan: list[TablePlan],
+    start: list[list[list[int]]],
+    rounds: int,
+    rng: random.Random,
+    meter: _Meter,
+) -> list[list[list[int]]]:
+    """The repeat-free rounds of `start` and more drawn one at a time, each against the rounds
+    before it, until one cannot be made repeat-free or the budget is spent (LARGE_FIELD)."""
+    found = [[list(members) for members in tables] for tables in start]
+    left = SEQUENTIAL_EVALUATIONS
+    while len(found) < rounds and left > 0:
+        tables, used, repeat_free = greedy_round(n, plan, found, rng, min(ROUND_EVALUATIONS, left))
+        left -= used
+        if not repeat_free:
+            meter.spend(used + max(left, 0), len(found))
+            break
+        found.append(tables)
+        meter.spend(used, len(found))
+    else:
+        meter.spend(max(left, 0), len(found))
+    return found
 
 
 def search_schedule(
@@ -440,29 +513,44 @@ def search_schedule(
     bound: int,
     rng: random.Random,
     start: list[list[list[int]]] | None = None,
+    meter: _Meter | None = None,
+    round_evaluations: int = GREEDY_EVALUATIONS,
 ) -> list[list[list[int]]]:
     """Rounds found by growing a repeat-free prefix one round at a time (each step a whole-schedule
     search, warm-started from the last success, the first from `start` when given), then filling
     the remaining rounds with repeats spread as evenly as the search manages, the prefix kept
     fixed."""
+    meter = meter or _Meter(EVALUATIONS, min(rounds, bound), None)
     left = int(EVALUATIONS * PREFIX_SHARE)
     prefix = (start or [starting_round(n, plan, [], rng)])[:rounds]
     while len(prefix) < min(rounds, bound) and left > 0:
-        start = prefix + [greedy_round(n, plan, prefix, rng)]
+        start = prefix + [greedy_round(n, plan, prefix, rng)[0]]
         search = ScheduleSearch(n, plan, [], start, rng)
-        left -= search.run(left, stop_when_repeat_free=True)
+        used = search.run(left, stop_when_repeat_free=True)
+        left -= used
         if not search.repeat_free:
+            meter.spend(used, len(prefix))
             break
         prefix = search.tables
+        meter.spend(used, len(prefix))
     if any(table.bots for table in plan) and len(prefix) > 1:
         # Repeat-free is reached; now even out the bot tables without giving it up.
         search = ScheduleSearch(n, plan, [], prefix, rng)
-        left -= search.run(max(left, EVALUATIONS // 10), False, EXTENSION_PATIENCE)
+        used = search.run(max(left, EVALUATIONS // 10), False, EXTENSION_PATIENCE)
+        left -= used
+        meter.spend(used, len(prefix))
         prefix = search.tables
     if len(prefix) == rounds:
         return prefix
     return prefix + extend(
-        n, plan, prefix, rounds, rng, EVALUATIONS - int(EVALUATIONS * PREFIX_SHARE) + max(left, 0)
+        n,
+        plan,
+        prefix,
+        rounds,
+        rng,
+        EVALUATIONS - int(EVALUATIONS * PREFIX_SHARE) + max(left, 0),
+        meter,
+        round_evaluations,
     )
 
 
@@ -473,13 +561,22 @@ def extend(
     rounds: int,
     rng: random.Random,
     evaluations: int,
+    meter: _Meter | None = None,
+    round_evaluations: int = GREEDY_EVALUATIONS,
 ) -> list[list[list[int]]]:
-    """Rounds after a fixed prefix, repeats and bot tables spread as evenly as the search can."""
+    """Rounds after a fixed prefix, repeats and bot tables spread as evenly as the search can:
+    each first drawn alone against the rounds before it (on `round_evaluations`), then all
+    searched together."""
     extension: list[list[list[int]]] = []
+    used = 0
     while len(prefix) + len(extension) < rounds:
-        extension.append(greedy_round(n, plan, prefix + extension, rng))
+        drawn, spent, _ = greedy_round(n, plan, prefix + extension, rng, round_evaluations)
+        extension.append(drawn)
+        used += spent
     search = ScheduleSearch(n, plan, prefix, extension, rng, EXTENSION_WEIGHTS)
-    search.run(evaluations, False, EXTENSION_PATIENCE)
+    used += search.run(evaluations, False, EXTENSION_PATIENCE)
+    if meter is not None:
+        meter.spend(used, len(prefix))
     return search.tables
 
 
@@ -523,10 +620,12 @@ def draw_schedule(
     table_size: int | str,
     fill: str,
     seed: int | str,
+    progress: Progress | None = None,
 ) -> Schedule:
     """Every round of a tournament at once, with as many leading repeat-free rounds as known
     possible; later rounds keep repeats few and spread. Seats are balanced over the rounds.
-    Different seeds relabel and reshuffle, giving different but equally good schedules."""
+    Different seeds relabel and reshuffle, giving different but equally good schedules.
+    `progress` is told how a search goes, when one is needed (nothing known suffices)."""
     if isinstance(rounds, bool) or not isinstance(rounds, int) or rounds < 1:
         raise SeatingError(bad_rounds(rounds))
     players = check_players(players)
@@ -559,8 +658,29 @@ def draw_schedule(
                 found = polish(n, plan, found, len(construction), rng)
                 method += " and tabu search"
     else:
-        found = search_schedule(n, plan, rounds, bound, rng, construction)
-        method = "tabu search" if len(construction) < 2 else method + " and tabu search"
+        large = n >= LARGE_FIELD
+        meter = _Meter(EVALUATIONS + SEQUENTIAL_EVALUATIONS * large, min(rounds, bound), progress)
+        searched = "tabu search" if len(construction) < 2 else method + " and tabu search"
+        if large:
+            start = construction if constructed else []
+            drawn = sequential_rounds(n, plan, start, min(rounds, bound), rng, meter)
+            if len(drawn) > len(construction):
+                construction = drawn
+                searched = ("" if len(start) < 2 else method + ", ") + (
+                    "rounds drawn one at a time and tabu search"
+                )
+        found = search_schedule(
+            n,
+            plan,
+            rounds,
+            bound,
+            rng,
+            construction,
+            meter,
+            EXTENSION_ROUND_EVALUATIONS if large else GREEDY_EVALUATIONS,
+        )
+        meter.finish(evaluate(found)["repeat_free_rounds"])
+        method = searched
 
     # Relabel at random so that equal seeds give equal schedules and others differ.
     label = list(range(n))

@@ -52,6 +52,30 @@ def assert_partition(tables, players, plan):
     assert all(len(table) in (3, 4) and sum(p is not None for p in table) >= 2 for table in tables)
 
 
+def assert_repeats_true(draws, players, plan, history, *, most=True):
+    """Every round a partition as the plan says, and the repeats it states true given the
+    meetings of `history` before it (a Counter, updated)."""
+    for draw in draws:
+        assert_partition(draw.tables, players, plan)
+        pairs = [
+            frozenset(pair)
+            for t in draw.tables
+            for pair in combinations([p for p in t if p is not None], 2)
+        ]
+        assert draw.new_repeat_pairs == sum(history[pair] > 0 for pair in pairs)
+        history.update(pairs)
+        assert draw.repeated_pairs == sum(times > 1 for times in history.values())
+        if most:
+            assert draw.max_meetings == max(history.values())
+
+
+def assert_valid(schedule, players, plan, rounds, seed):
+    assert len(schedule.rounds) == rounds
+    assert all(draw.seed == seed for draw in schedule.rounds)
+    assert_repeats_true(schedule.rounds, players, plan, Counter())
+    assert schedule.repeat_free_rounds == evaluate(schedule.rounds)["repeat_free_rounds"]
+
+
 # --- the best known for every club size ----------------------------------------------------
 
 
@@ -260,21 +284,7 @@ def test_every_schedule_is_valid_states_its_repeats_and_is_reproducible(n, polic
     players = [f"p{i}" for i in range(n)]
     schedule = draw_schedule(players, rounds=rounds, table_size=table_size, fill=fill, seed=seed)
 
-    assert len(schedule.rounds) == rounds
-    history = Counter()
-    for draw in schedule.rounds:
-        assert_partition(draw.tables, players, plan)
-        assert draw.seed == seed
-        pairs = [
-            frozenset(pair)
-            for t in draw.tables
-            for pair in combinations([p for p in t if p is not None], 2)
-        ]
-        assert draw.new_repeat_pairs == sum(history[pair] > 0 for pair in pairs)
-        history.update(pairs)
-        assert draw.repeated_pairs == sum(times > 1 for times in history.values())
-        assert draw.max_meetings == max(history.values())
-    assert schedule.repeat_free_rounds == evaluate(schedule.rounds)["repeat_free_rounds"]
+    assert_valid(schedule, players, plan, rounds, seed)
     if stored_beyond(tuple(table.humans for table in plan), rounds) is None:
         # (A schedule shipped for this many rounds has fewer repeats and may have a shorter
         # repeat-free head: test_rounds_beyond_the_maximum_... checks those.)
@@ -328,6 +338,63 @@ def test_the_director_sees_which_pairs_repeat():
     assert len(repeated) == 24
     assert all(numbers[-1] == 6 and len(numbers) == 2 for numbers in repeated.values())
     assert repeated_meetings(schedule.rounds[:5]) == {}
+
+
+# --- larger fields -------------------------------------------------------------------------
+
+
+@settings(max_examples=examples(6), deadline=None)
+@given(
+    n=st.integers(65, 200),
+    policy=policies,
+    rounds=st.integers(1, 8),
+    seed=st.integers(0, 10**6),
+)
+def test_a_large_field_schedule_is_valid_repeat_free_and_reproducible(n, policy, rounds, seed):
+    table_size, fill = policy
+    plan = table_plan(n, table_size=table_size, fill=fill)
+    players = list(range(n))
+    schedule = draw_schedule(players, rounds=rounds, table_size=table_size, fill=fill, seed=seed)
+    assert_valid(schedule, players, plan, rounds, seed)
+    # A handful of rounds out of dozens possible: none repeats anybody.
+    assert schedule.repeat_free_rounds == rounds
+    again = draw_schedule(players, rounds=rounds, table_size=table_size, fill=fill, seed=seed)
+    assert again == schedule
+
+
+def test_a_large_field_draws_its_rounds_one_at_a_time_far_past_the_whole_schedule_search():
+    # 160 players at tables of 4 over 30 rounds (at most 53 repeat-free): the whole-schedule
+    # search alone made 20 of them repeat-free; drawn one at a time, each against the rounds
+    # before it, all 30 are.
+    plan = table_plan(160, table_size=4, fill="mixed")
+    schedule = draw_schedule(list(range(160)), rounds=30, table_size=4, fill="mixed", seed=3)
+    assert_valid(schedule, list(range(160)), plan, 30, 3)
+    assert schedule.repeat_free_rounds == 30
+    assert "one at a time" in schedule.method
+    assert schedule.summary.endswith("nobody meets anybody twice.")
+
+
+def test_a_large_field_schedule_tells_how_its_search_goes():
+    def drawn():
+        reports = []
+        schedule = draw_schedule(
+            list(range(90)),
+            rounds=12,
+            table_size=3,
+            fill="mixed",
+            seed=5,
+            progress=lambda share, found: reports.append((share, found)),
+        )
+        return schedule, reports
+
+    schedule, reports = drawn()
+    shares = [share for share, _ in reports]
+    assert len(reports) >= 12  # at least once a round
+    assert shares == sorted(shares) and shares[0] > 0 and shares[-1] == 1
+    assert all(found <= schedule.repeat_free_rounds for _, found in reports)
+    assert reports[-1] == (1, schedule.repeat_free_rounds) == (1, 12)
+    # Counted in work, not time: the same reports every run.
+    assert drawn()[1] == reports
 
 
 # --- late entries and withdrawals ----------------------------------------------------------
@@ -388,14 +455,5 @@ def test_a_repaired_schedule_is_valid_counts_its_repeats_and_is_reproducible(
         for table in draw.tables
         for pair in combinations([p for p in table if p is not None and p in field], 2)
     )
-    for draw in repaired.rounds:
-        assert_partition(draw.tables, field, plan)
-        pairs = [
-            frozenset(pair)
-            for table in draw.tables
-            for pair in combinations([p for p in table if p is not None], 2)
-        ]
-        assert draw.new_repeat_pairs == sum(history[pair] > 0 for pair in pairs)
-        history.update(pairs)
-        assert draw.repeated_pairs == sum(times > 1 for times in history.values())
+    assert_repeats_true(repaired.rounds, field, plan, history, most=False)
     assert repair_schedule(schedule.rounds[:played], field, **kwargs) == repaired

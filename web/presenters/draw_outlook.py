@@ -11,6 +11,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from draws import seating
+from draws.progress import DrawProgress
 from tournaments.models import Tournament
 
 
@@ -90,3 +91,20 @@ def draw_outlook(tournament: Tournament, outlook: seating.Outlook) -> DrawOutloo
     return DrawOutlook(
         tables=_tables(outlook), reach=reach, plan=plan, repeats_coming=planned > reachable
     )
+
+
+def draw_progress_text(progress: DrawProgress) -> str:
+    """What the draw panel says while a large field's schedule is searched."""
+    return ngettext(
+        "Round %(number)d: the search is %(percent)d%% done; so far %(count)d of %(rounds)d "
+        "rounds is repeat-free (at most %(bound)d can be).",
+        "Round %(number)d: the search is %(percent)d%% done; so far %(count)d of %(rounds)d "
+        "rounds are repeat-free (at most %(bound)d can be).",
+        progress.repeat_free,
+    ) % {
+        "number": progress.round_number,
+        "percent": int(progress.share * 100),
+        "count": progress.repeat_free,
+        "rounds": progress.rounds,
+        "bound": progress.bound,
+    }

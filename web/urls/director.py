@@ -92,6 +92,11 @@ urlpatterns = [
         name="director-registration-rejoin",
     ),
     path("tournaments/<int:pk>/draw/", director.round_draw, name="director-round-draw"),
+    path(
+        "tournaments/<int:pk>/draw/progress/",
+        director.round_draw_progress,
+        name="director-round-draw-progress",
+    ),
     path("rounds/<int:pk>/", director.round_detail, name="director-round"),
     path("rounds/<int:pk>/results/", director.round_results, name="director-round-results"),
     path("rounds/<int:pk>/redraw/", director.round_redraw, name="director-round-redraw"),

@@ -16,7 +16,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db.models import Count, Q
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.http import content_disposition_header
@@ -29,6 +29,7 @@ from archive import importer as archive_importer
 from archive.importer import ARCHIVE_MAX_BYTES
 from core.exceptions import Conflict
 from core.i18n import error_message
+from draws import progress as draw_progress
 from draws import selectors as draw_selectors
 from draws import services as draw_services
 from gameplay import services as gameplay_services
@@ -52,6 +53,7 @@ from web.forms.director import (
 )
 from web.forms.sheet import DirectorSheetSubmitForm, SheetEntry, new_entry
 from web.presenters import printing
+from web.presenters.draw_outlook import draw_progress_text
 from web.presenters.people import person_name
 from web.presenters.rounds import round_tables
 from web.presenters.sheet import EntryCheck
@@ -446,6 +448,19 @@ def round_draw(request: HttpRequest, pk: int) -> HttpResponse:
         _("Round %(n)d is drawn.") % {"n": round_.number},
     )
     return redirect("director-round", round_.pk)
+
+
+@login_required
+@require_safe
+def round_draw_progress(request: HttpRequest, pk: int) -> JsonResponse:
+    """How far the draw running for the tournament has come, asked by the draw panel while its
+    draw request waits (director.js): a share in percent and a line to show, or nulls when no
+    search runs (a small field's draw needs none)."""
+    tournament = _tournament(request, pk)
+    found = draw_progress.current(tournament.pk)
+    if found is None:
+        return JsonResponse({"percent": None, "text": None})
+    return JsonResponse({"percent": int(found.share * 100), "text": draw_progress_text(found)})
 
 
 def _result_counts(rows: list[dict[str, Any]]) -> dict[str, int]:
