@@ -51,8 +51,9 @@ help:
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 
-# The locked versions (requirements/dev.txt, made by `make lock`), then the project itself.
-$(INSTALLED): pyproject.toml requirements/dev.txt | $(BIN)/python
+# The locked versions (requirements/dev.txt, made by `make lock`), then the project itself, which
+# builds the bots' compiled solver (setup.py, bots/_solver.c) beside its source.
+$(INSTALLED): pyproject.toml setup.py bots/_solver.c requirements/dev.txt | $(BIN)/python
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet --requirement requirements/dev.txt
 	$(BIN)/python -m pip install --quiet --no-deps -e .
@@ -119,5 +120,5 @@ bench: $(INSTALLED)
 	done
 
 clean:
-	rm -rf $(VENV) staticfiles .pytest_cache .ruff_cache .hypothesis *.egg-info build
+	rm -rf $(VENV) staticfiles .pytest_cache .ruff_cache .hypothesis *.egg-info build bots/_solver.*.so
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +

@@ -64,6 +64,32 @@ def marriage_leads(hand: int) -> int:
     return queens | (queens << 1)
 
 
+def follow_mask(hand: int, lead_suit: int, best: int, trump: int, must_beat: bool) -> int:
+    """Cards of `hand` that may follow to a trick led in `lead_suit` whose best card so far is
+    `best` (trump: a suit, or -1): the suit led if he has it, else a trump if he has one, else
+    any card; under must-beat, of those a card above the best one when he has one."""
+    follow = hand & SUIT_MASK[lead_suit]
+    if not must_beat:
+        if follow:
+            return follow
+        if trump >= 0:
+            trumps = hand & SUIT_MASK[trump]
+            if trumps:
+                return trumps
+        return hand
+    if follow:
+        if best // 6 == lead_suit:
+            return follow & ABOVE[best] or follow
+        return follow
+    if trump >= 0:
+        trumps = hand & SUIT_MASK[trump]
+        if trumps:
+            if best // 6 == trump:
+                return trumps & ABOVE[best] or trumps
+            return trumps
+    return hand
+
+
 # Deck positions of the cards of active player k (0, 1, 2) and of the talon (RULES.md section 3).
 HAND_POSITIONS = tuple((k, 4 + k, 8 + k, 12 + k, 15 + k, 18 + k, 21 + k) for k in range(3))
 TALON_POSITIONS = (3, 7, 11)
@@ -297,29 +323,7 @@ class DealState:
 
     def legal_play_mask(self, hand: int) -> int:
         """Cards of `hand` that may follow to the current trick (the trick has a card in it)."""
-        lead_suit = self.trick[0] // 6
-        follow = hand & SUIT_MASK[lead_suit]
-        trump = self.trump
-        if not self.rules.must_beat:
-            if follow:
-                return follow
-            if trump >= 0:
-                trumps = hand & SUIT_MASK[trump]
-                if trumps:
-                    return trumps
-            return hand
-        best = self.best
-        if follow:
-            if best // 6 == lead_suit:
-                return follow & ABOVE[best] or follow
-            return follow
-        if trump >= 0:
-            trumps = hand & SUIT_MASK[trump]
-            if trumps:
-                if best // 6 == trump:
-                    return trumps & ABOVE[best] or trumps
-                return trumps
-        return hand
+        return follow_mask(hand, self.trick[0] // 6, self.best, self.trump, self.rules.must_beat)
 
     def step(self, code: int) -> None:
         """Apply a legal action code. Unchecked: pass only codes from `legal_codes()`."""

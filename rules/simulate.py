@@ -6,7 +6,7 @@ import random
 
 from .actions import CONCEDE
 from .cards import DECK_SIZE
-from .deal import BIDDING, CONTRACT, DONE, DealState
+from .deal import BIDDING, CONTRACT, DONE, GIVING, PLAY, DealState
 from .game import Game
 from .options import DEFAULT_RULES, RuleSet
 
@@ -62,3 +62,27 @@ def cautious_game(
         play_cautiously(deal, rng)
         game.close_deal(deal)
     return game
+
+
+def random_play_position(
+    rng: random.Random, *, tricks_left: int, players: int = 3, rules: RuleSet = DEFAULT_RULES
+) -> DealState:
+    """A deal played at random (the lowest bid or a pass, random gives, the bid as contract,
+    random cards, no conceding) to `tricks_left` tricks from its end, with 0 to 2 cards of the
+    next trick played: positions for testing and measuring the card-play solver."""
+    state = DealState.deal(
+        shuffled_deck(rng), players=players, dealer=rng.randrange(players), rules=rules
+    )
+    while state.phase != PLAY:
+        codes = [code for code in state.legal_codes() if code != CONCEDE]
+        if state.phase == BIDDING:
+            state.step(rng.choice(codes[:2]))
+        elif state.phase == GIVING:
+            state.step(rng.choice(codes))
+        else:
+            state.step(codes[0])
+    stop = 8 - tricks_left
+    partial = rng.randrange(3)
+    while state.trick_no < stop or (state.trick_no == stop and len(state.trick) < partial):
+        state.step(rng.choice([code for code in state.legal_codes() if code != CONCEDE]))
+    return state

@@ -166,6 +166,9 @@ def test_dockerfile_builds_in_one_stage_and_runs_in_a_slim_one(dockerfile_stages
     # The locked versions, without the development tools (tests/test_lock.py checks the lock).
     assert "pip install --requirement requirements/base.txt" in build
     assert "gettext" in build and "gettext" not in runtime
+    # The bots' exact solver is compiled in the build stage; the compiler stays there.
+    assert "gcc" in build and "gcc" not in runtime
+    assert "setup.py --quiet build_ext --inplace" in build
     assert "manage.py compilemessages" in build
     assert "DEBUG=0" in build and "manage.py collectstatic --noinput" in build
     assert "COPY --from=build /opt/venv /opt/venv" in runtime
