@@ -4,9 +4,11 @@
         [--players 3|4] [--duplicate] [--jobs 2] [--rules '{"must_beat": true}']
 
 Bots are names (`random`, `heuristic`, `strong`) or levels (`easy`, `normal`, `hard`), one per
-seat; `--players` defaults to the number of bots. Deck i is shuffled by a generator seeded with
-(seed, i) and dealt by seat i % players. Every action goes through the engine's checked `apply`,
-so an illegal action stops the arena with an error.
+seat, or `oracle`: for measurement only, it sees every card (bots/oracle.py), and with
+`--oracle-phase bidding,play` it decides only those phases (`hard` the others), which measures
+the headroom by phase. `--players` defaults to the number of bots. Deck i is shuffled by a
+generator seeded with (seed, i) and dealt by seat i % players. Every action goes through the
+engine's checked `apply`, so an illegal action stops the arena with an error.
 
 With `--duplicate` every deck is played once for each rotation of the bots over the seats (bot j
 sits at seat (j + r) % players in rotation r), so every bot gets every hand, every position and
@@ -40,6 +42,9 @@ from rules import DealState, RuleSet
 from rules.errors import RuleOptionError
 
 from . import BOT_NAMES, make_bot
+from .base import Bot
+from .oracle import PHASES as ORACLE_PHASES
+from .oracle import OracleBot
 
 PHASES = ("bidding", "giving", "contract", "play")
 
@@ -66,8 +71,15 @@ class _Tally(TypedDict):
     cuts: defaultdict[str, int]
 
 
-# (deck index, bot names by seat, players, rules as a dict, seed, duplicate)
-DeckJob = tuple[int, list[str], int, dict[str, Any], int, bool]
+# (deck index, bot names by seat, players, rules as a dict, seed, duplicate, oracle phases)
+DeckJob = tuple[int, list[str], int, dict[str, Any], int, bool, tuple[str, ...]]
+ORACLE = "oracle"
+
+
+def _seat_bot(name: str, seed: int, oracle_phases: tuple[str, ...]) -> Bot:
+    if name == ORACLE:
+        return OracleBot(seed=seed, phases=oracle_phases)
+    return make_bot(name, seed=seed)
 
 
 def deck_for(seed: int, index: int) -> list[int]:
@@ -84,10 +96,11 @@ def play_deal(
     dealer: int,
     rules: RuleSet,
     seed: int,
+    oracle_phases: tuple[str, ...] = ORACLE_PHASES,
 ) -> DealResult:
     """Play one deal; the bots are given by name per seat. Returns the per-seat results."""
     players = len(seat_bots)
-    bots = [make_bot(name, seed=seed * 16 + seat) for seat, name in enumerate(seat_bots)]
+    bots = [_seat_bot(name, seed * 16 + seat, oracle_phases) for seat, name in enumerate(seat_bots)]
     state = DealState.deal(deck, players=players, dealer=dealer, rules=rules)
     times: list[list[tuple[str, float]]] = [[] for _ in range(players)]
     cuts: list[list[str]] = [[] for _ in range(players)]
@@ -95,7 +108,8 @@ def play_deal(
         seat = state.to_act
         observation = state.observation(seat)
         started = time.perf_counter()
-        action = bots[seat].choose(observation)
+        bot = bots[seat]
+        action = bot.choose_in(state) if isinstance(bot, OracleBot) else bot.choose(observation)
         elapsed = (time.perf_counter() - started) * 1000
         times[seat].append((observation.phase, elapsed))
         if bots[seat].last_cut:
@@ -116,7 +130,7 @@ def play_deal(
 
 
 def _deck_job(job: DeckJob) -> list[DealResult]:
-    index, bots, players, rules_dict, seed, duplicate = job
+    index, bots, players, rules_dict, seed, duplicate, oracle_phases = job
     rules = RuleSet.from_dict(rules_dict)
     deck = deck_for(seed, index)
     dealer = index % players
@@ -130,6 +144,7 @@ def _deck_job(job: DeckJob) -> list[DealResult]:
             dealer=dealer,
             rules=rules,
             seed=seed * 1_000_003 + index * 8 + rotation,
+            oracle_phases=oracle_phases,
         )
         result["deck"] = index
         results.append(result)
@@ -236,6 +251,7 @@ def run_arena(
     duplicate: bool = False,
     jobs: int = 1,
     rules: RuleSet | None = None,
+    oracle_phases: tuple[str, ...] = ORACLE_PHASES,
 ) -> dict[str, Any]:
     players = players or len(bots)
     if len(bots) != players:
@@ -243,7 +259,8 @@ def run_arena(
     rules = rules or RuleSet()
     decks = math.ceil(deals / players) if duplicate else deals
     job_list: list[DeckJob] = [
-        (i, list(bots), players, rules.to_dict(), seed, duplicate) for i in range(decks)
+        (i, list(bots), players, rules.to_dict(), seed, duplicate, tuple(oracle_phases))
+        for i in range(decks)
     ]
     started = time.perf_counter()
     results: list[DealResult] = []
@@ -264,6 +281,7 @@ def run_arena(
         "duplicate": duplicate,
         "seed": seed,
         "rules": rules.to_dict(),
+        **({"oracle_phases": list(oracle_phases)} if ORACLE in bots else {}),
         "seconds": round(time.perf_counter() - started, 1),
         **summary,
     }
@@ -280,11 +298,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--duplicate", action="store_true")
     parser.add_argument("--jobs", type=int, default=1, help="processes; 0: one per core")
     parser.add_argument("--rules", default="{}", help="rule options as JSON, RULES.md names")
+    parser.add_argument(
+        "--oracle-phase",
+        default=",".join(ORACLE_PHASES),
+        help="the phases the oracle decides (comma-separated); hard decides the others",
+    )
     args = parser.parse_args(argv)
     bots = [name.strip() for name in args.bots.split(",") if name.strip()]
-    unknown = [name for name in bots if name not in BOT_NAMES]
+    known = (*BOT_NAMES, ORACLE)
+    unknown = [name for name in bots if name not in known]
     if unknown:
-        parser.error(f"unknown bot {unknown[0]!r}; known: {', '.join(BOT_NAMES)}")
+        parser.error(f"unknown bot {unknown[0]!r}; known: {', '.join(known)}")
+    oracle_phases = tuple(p.strip() for p in args.oracle_phase.split(",") if p.strip())
+    wrong = [phase for phase in oracle_phases if phase not in ORACLE_PHASES]
+    if wrong or not oracle_phases:
+        parser.error(f"--oracle-phase: one or more of {', '.join(ORACLE_PHASES)}")
     players = args.players or len(bots)
     if len(bots) != players:
         parser.error(f"{players} players need {players} bots, got {len(bots)}")
@@ -302,6 +330,7 @@ def main(argv: list[str] | None = None) -> int:
         duplicate=args.duplicate,
         jobs=args.jobs if args.jobs > 0 else (os.cpu_count() or 1),
         rules=rules,
+        oracle_phases=oracle_phases,
     )
     print(json.dumps(report))
     return 0
