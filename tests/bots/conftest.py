@@ -27,8 +27,12 @@ NO_DEADLINE = {
 }
 
 
-def tiny_strong(seed: int = 0) -> StrongBot:
-    return StrongBot(seed=seed, budget=TINY)
+# The same with the card play solved exactly in its samples (the `exact` level's play).
+TINY_EXACT = Budget(**{**TINY.__dict__, "exact_samples": 3})
+
+
+def tiny_strong(seed: int = 0, *, exact: bool = False) -> StrongBot:
+    return StrongBot(seed=seed, budget=TINY_EXACT if exact else TINY)
 
 
 def random_rules(rng: random.Random) -> RuleSet:

@@ -3,6 +3,8 @@ same bot, or in another order, it answers the same."""
 
 import random
 
+import pytest
+
 from bots import make_bot
 from bots.strong import StrongBot
 
@@ -34,9 +36,10 @@ def test_random_bot_depends_on_its_seed():
     assert a != b
 
 
-def test_strong_bot_is_deterministic():
+@pytest.mark.parametrize("level", ["normal", "exact"])
+def test_strong_bot_is_deterministic(level):
     views = observations(8, 3)
-    bot = StrongBot(seed=4, budget=NO_DEADLINE["normal"])
+    bot = StrongBot(seed=4, budget=NO_DEADLINE[level])
     first = [bot.choose(v) for v in views]
-    other = StrongBot(seed=4, budget=NO_DEADLINE["normal"])
+    other = StrongBot(seed=4, budget=NO_DEADLINE[level])
     assert [other.choose(v) for v in reversed(views)] == list(reversed(first))

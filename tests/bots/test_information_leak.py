@@ -14,7 +14,7 @@ from bots.sampler import Sampler
 from bots.strong import StrongBot
 from rules import DealState, IllegalActionError
 
-from .conftest import NO_DEADLINE, random_state
+from .conftest import NO_DEADLINE, TINY_EXACT, random_state
 
 
 def hidden(state: DealState, seat: int) -> tuple[int, ...]:
@@ -64,7 +64,11 @@ def interesting_states(count: int, seed: int):
 
 def test_decisions_do_not_change_when_hidden_cards_are_swapped():
     rng = random.Random(7)
-    bots = [StrongBot(seed=3, budget=NO_DEADLINE["normal"]), make_bot("heuristic", seed=3)]
+    bots = [
+        StrongBot(seed=3, budget=NO_DEADLINE["normal"]),
+        StrongBot(seed=3, budget=TINY_EXACT),
+        make_bot("heuristic", seed=3),
+    ]
     checked = 0
     for state in interesting_states(12, 11):
         seat = state.to_act

@@ -20,7 +20,8 @@ def test_names_and_levels():
     assert isinstance(strong, StrongBot) and strong.level == "normal"
     assert isinstance(hard, StrongBot) and hard.level == "hard"
     assert hard.budget.playouts > normal.budget.playouts
-    assert set(BOT_NAMES) == {"random", "heuristic", "strong", "easy", "normal", "hard"}
+    assert set(BOT_NAMES) == {"random", "heuristic", "strong", "easy", "normal", "hard", "exact"}
+    assert make_bot("exact", seed=1).level == "exact"
 
 
 def test_unknown_name_is_refused():

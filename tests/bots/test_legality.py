@@ -48,17 +48,17 @@ def test_heuristic_bot_alone_plays_only_legal_actions(seed):
 
 
 @settings(max_examples=examples(150), deadline=None)
-@given(seed=seeds)
-def test_strong_bot_plays_only_legal_actions(seed):
+@given(seed=seeds, exact=st.booleans())
+def test_strong_bot_plays_only_legal_actions(seed, exact):
     rng = random.Random(seed)
     state = random_state(rng)
-    bots = [tiny_strong(seed + seat) for seat in range(state.players)]
+    bots = [tiny_strong(seed + seat, exact=exact) for seat in range(state.players)]
     play_to_the_end(state, bots)
 
 
 def test_strong_bot_at_its_real_budget_plays_legal_actions():
     rng = random.Random(2024)
-    for level in ("normal", "hard"):
+    for level in ("normal", "hard", "exact"):
         bot = make_bot(level, seed=5)
         for _ in range(4):
             state = random_state(rng)

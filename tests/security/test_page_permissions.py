@@ -166,6 +166,9 @@ PAGES: dict[str, Page] = {
     "director-round-draw": Page(
         named("director-round-draw", "public"), GET_ONLY_FOR_DIRECTOR, DIRECTOR_ACTS
     ),
+    "director-round-draw-progress": Page(
+        named("director-round-draw-progress", "public"), DIRECTOR, GET_ONLY_FOR_DIRECTOR
+    ),
     "director-round": Page(named("director-round", "fresh_round"), DIRECTOR, GET_ONLY_FOR_DIRECTOR),
     "director-round-results": Page(
         named("director-round-results", "public_round"), DIRECTOR, GET_ONLY_FOR_DIRECTOR
