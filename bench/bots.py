@@ -8,6 +8,11 @@ reaches it and its 95% interval lies above zero:
 - `hard` beats `normal` (mean difference above 0);
 - a decision never takes more than 1 s; p95 per decision under 250 ms (`normal`), 800 ms (`hard`).
 
+The headroom (issue 16): `oracle` (bots/oracle.py: sees every card, decides by the exact solver)
+against `hard`, overall and deciding one phase only (`oracle[play]`: the oracle plays the cards,
+`hard` decides the rest), with the goal that the difference is at most +20 per deal; `hard`
+against `heuristic`; and `exact` (hard with exact card play) against `hard`.
+
 Decision times are measured while the matches run in `--jobs` processes (2 on the 2-core
 development machine), as the arena plays them. Prints one JSON line; the README's table is made
 from it.
@@ -24,14 +29,27 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bots.arena import run_arena  # noqa: E402
 
-# name: (bots by seat, first, second, goal for first - second per deal, deals played)
-# hard and normal are close (both search; hard's larger budget buys a few points per deal), so
-# their match plays 1,200 deals to narrow the interval; the others need no more than 600.
+# name: (bots by seat, first, second, goal for first - second per deal, deals played, the
+# phases an oracle decides). A goal is a floor (the difference at least that, its interval above
+# 0), or for the oracle's matches a ceiling (the difference at most that). hard and normal are
+# close (both search; hard's larger budget buys a few points per deal), so their match plays
+# 1,200 deals to narrow the interval; the others need no more than 600.
+ALL = ("bidding", "giving", "contract", "play")
 MATCHES = {
-    "heuristic-random": (("heuristic", "random", "random"), "heuristic", "random", 20.0, 600),
-    "normal-heuristic": (("normal", "heuristic", "heuristic"), "normal", "heuristic", 10.0, 600),
-    "hard-normal": (("hard", "normal", "normal"), "hard", "normal", 0.0, 1200),
-}
+    "heuristic-random": (("heuristic", "random", "random"), "heuristic", "random", 20.0, 600, ALL),
+    "normal-heuristic": (
+        ("normal", "heuristic", "heuristic"), "normal", "heuristic", 10.0, 600, ALL
+    ),
+    "hard-normal": (("hard", "normal", "normal"), "hard", "normal", 0.0, 1200, ALL),
+    "hard-heuristic": (("hard", "heuristic", "heuristic"), "hard", "heuristic", 10.0, 600, ALL),
+    "exact-hard": (("exact", "hard", "hard"), "exact", "hard", 0.0, 600, ALL),
+    "oracle-hard": (("oracle", "hard", "hard"), "oracle", "hard", 20.0, 600, ALL),
+    **{
+        f"oracle[{phase}]-hard": (("oracle", "hard", "hard"), "oracle", "hard", 20.0, 600, (phase,))
+        for phase in ALL
+    },
+}  # fmt: skip
+DEFAULT = ("heuristic-random", "normal-heuristic", "hard-normal")
 P95_GOALS_MS = {"normal": 250.0, "hard": 800.0}
 MAX_MS = 1000.0
 
@@ -43,20 +61,35 @@ def main() -> None:
     )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=2)
-    parser.add_argument("--only", default=",".join(MATCHES), help="comma-separated match names")
+    parser.add_argument(
+        "--only",
+        default=",".join(DEFAULT),
+        help=f"comma-separated match names, of {', '.join(MATCHES)}",
+    )
     args = parser.parse_args()
     result = {"benchmark": "bots", "seed": args.seed, "jobs": args.jobs, "matches": {}}
     timings = {}
     goals_met = True
     for name in args.only.split(","):
-        bots, first, second, goal, deals = MATCHES[name]
+        bots, first, second, goal, deals, phases = MATCHES[name]
         deals = args.deals or deals
-        report = run_arena(bots, deals=deals, seed=args.seed, duplicate=True, jobs=args.jobs)
+        report = run_arena(
+            bots,
+            deals=deals,
+            seed=args.seed,
+            duplicate=True,
+            jobs=args.jobs,
+            oracle_phases=phases,
+        )
         difference = report["differences"][f"{first}-{second}"]
-        met = difference["mean"] >= goal and difference["ci95"][0] > 0
+        if first == "oracle":
+            met = difference["mean"] <= goal
+        else:
+            met = difference["mean"] >= goal and difference["ci95"][0] > 0
         goals_met &= met
         result["matches"][name] = {
             "bots": list(bots),
+            **({"oracle_phases": list(phases)} if first == "oracle" else {}),
             "deals": report["deals"],
             "seconds": report["seconds"],
             "difference": difference,
@@ -68,6 +101,8 @@ def main() -> None:
             },
         }
         for bot, entry in report["bots"].items():
+            if bot == "oracle":
+                continue  # a measuring stick, not a level with time goals
             # Each level's times come from the match that plays it most (its first appearance).
             timings.setdefault(
                 bot,
@@ -83,6 +118,7 @@ def main() -> None:
     result["decision_ms"] = timings
     result["goals"] = {
         "differences": {name: match[3] for name, match in MATCHES.items()},
+        "oracle_differences_at_most": True,
         "p95_ms": P95_GOALS_MS,
         "max_ms": MAX_MS,
     }
