@@ -91,10 +91,12 @@ def engine_code(move: int) -> int:
     return A.PLAY_MARRIAGE + (move - MARRIAGE) if move >= MARRIAGE else move
 
 
-def solve(position: Position, side: int) -> int:
+def solve(position: Position, side: int, *, low: int = 0, high: int = MOST_POINTS) -> int:
     """The points (cards won and marriages declared from now on) the side takes with perfect
-    play; `side` is a mask of the seats (1 << seat) that play for it."""
-    return _core().solve(*_arguments(position, side), 0, MOST_POINTS + 1)
+    play; `side` is a mask of the seats (1 << seat) that play for it. A narrower window
+    [low, high] searches less: the value is exact when it lies in the window, else the answer
+    is below `low` (the value no more than it) or above `high` (the value no less)."""
+    return _core().solve(*_arguments(position, side), low - 1, high + 1)
 
 
 def reaches(position: Position, side: int, target: int) -> bool:

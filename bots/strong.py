@@ -61,6 +61,8 @@ from .policy import estimate_points, playout_code
 from .sampler import SampleError, Sampler
 
 EXACT_TRICKS = 2
+# Exact card play: the declarer's points are solved exactly within this many of his contract.
+EXACT_MARGIN = 30
 
 
 @dataclass(frozen=True)
@@ -272,13 +274,15 @@ class _Search:
                     break
                 child = state.clone()
                 child.step(code)
+                points = child.won[declarer] + child.marriage_points[declarer]
                 if child.phase == PLAY:
                     position, seats = solver.Position.of(child)
-                    side = 1 << seats.index(declarer)
-                    points = child.won[declarer] + child.marriage_points[declarer]
-                    points += solver.solve(position, side)
-                else:
-                    points = child.won[declarer] + child.marriage_points[declarer]
+                    # Exact near the contract, where the score turns; beyond a margin only
+                    # more or less matters, and the window makes the search much smaller.
+                    need = contract - points
+                    low, high = need - EXACT_MARGIN, need + EXACT_MARGIN
+                    rest = solver.solve(position, 1 << seats.index(declarer), low=low, high=high)
+                    points += min(max(rest, low - 1), high + 1)
                 rules = state.rules
                 compared = rules.round_points(points) if rules.round_declarer_points else points
                 score = contract if compared >= contract else -contract

@@ -213,3 +213,27 @@ def test_the_compiled_core_is_built_where_a_compiler_is():
 
     if shutil.which("cc") or shutil.which("gcc"):
         assert solver.COMPILED
+
+
+@settings(max_examples=examples(300), deadline=None)
+@given(
+    seed=st.integers(0, 10**9),
+    tricks=st.integers(1, 4),
+    rules=RULES,
+    side=st.integers(1, 6),
+    low=st.integers(0, 200),
+    width=st.integers(0, 80),
+)
+def test_a_window_gives_the_value_inside_it_and_a_true_bound_outside(
+    seed, tricks, rules, side, low, width
+):
+    position, _ = Position.of(play_position(seed, tricks, rules, 3))
+    exact = reference(position, side)
+    high = low + width
+    found = solve(position, side, low=low, high=high)
+    if low <= exact <= high:
+        assert found == exact
+    elif exact < low:
+        assert exact <= found < low
+    else:
+        assert high < found <= exact
