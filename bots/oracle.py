@@ -82,7 +82,7 @@ class OracleBot(Bot):
         return self._declarer_plan(state, state.to_act)[1][0]
 
     def _contract(self, state: DealState) -> int:
-        points = _points_made(state, self._taken(state))
+        points = _points_made(state, _solve_at_play(state, state.declarer))
         contracts = [code for code in state.legal_codes() if A.CONTRACT <= code < A.CONCEDE]
         making = [code for code in contracts if (code - A.CONTRACT) * 5 <= points]
         if making:
@@ -117,7 +117,6 @@ class OracleBot(Bot):
         best: tuple[int, tuple[int, ...]] = (-1, ())
         for gifts in permutations(cards, len(recipients)):
             trial = state.clone()
-            trial.hands[declarer] = state.hands[declarer]
             for to, card in zip(recipients, gifts, strict=True):
                 trial.hands[declarer] ^= 1 << card
                 trial.hands[to] |= 1 << card
@@ -129,10 +128,6 @@ class OracleBot(Bot):
                 best = (points, codes)
         self._as_declarer[key] = best
         return best
-
-    def _taken(self, state: DealState) -> int:
-        """At the contract: the points the declarer takes with perfect play."""
-        return _solve_at_play(state, state.declarer)
 
 
 def _solve_at_play(state: DealState, declarer: int) -> int:

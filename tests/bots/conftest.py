@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 from bots.strong import Budget, StrongBot
@@ -28,7 +29,7 @@ NO_DEADLINE = {
 
 
 # The same with the card play solved exactly in its samples (the `exact` level's play).
-TINY_EXACT = Budget(**{**TINY.__dict__, "exact_samples": 3})
+TINY_EXACT = dataclasses.replace(TINY, exact_samples=3)
 
 
 def tiny_strong(seed: int = 0, *, exact: bool = False) -> StrongBot:
