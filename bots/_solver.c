@@ -104,6 +104,14 @@ static int cards_high_first(uint32_t mask, int *out) {
     return n;
 }
 
+static void reverse(int *cards, int n) {
+    for (int i = 0; i < n / 2; i++) {
+        int t = cards[i];
+        cards[i] = cards[n - 1 - i];
+        cards[n - 1 - i] = t;
+    }
+}
+
 static int moves_of(const Search *search, const int *trick, int count, int seat, int first,
                     int trump, int *out) {
     uint32_t hand = search->hands[seat];
@@ -116,7 +124,22 @@ static int moves_of(const Search *search, const int *trick, int count, int seat,
         }
         return n + cards_high_first(hand, out + n);
     }
-    return cards_high_first(follow_mask(hand, trick, count, trump, search->must_beat), out);
+    uint32_t legal = follow_mask(hand, trick, count, trump, search->must_beat);
+    int index = winning_index(trick, count, trump);
+    int winner = (seat + 3 - count + index) % 3;
+    if ((search->side >> winner & 1) == (search->side >> seat & 1)) {
+        return cards_high_first(legal, out); /* a partner takes it so far: points on it first */
+    }
+    /* An opponent takes it so far: the cards that beat his first (the cheapest first when this
+     * seat plays last), then the others, the cheapest first. */
+    int top = trick[index];
+    uint32_t beating = legal & above(top);
+    if (trump >= 0 && top / 6 != trump) beating |= legal & suit_mask(trump);
+    int n = cards_high_first(beating, out);
+    if (count == 2) reverse(out, n);
+    int m = cards_high_first(legal & ~beating, out + n);
+    reverse(out + n, m);
+    return n + m;
 }
 
 static int value(Search *search, int *trick, int count, int leader, int trump, int first,

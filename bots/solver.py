@@ -8,13 +8,14 @@ trump and the declarer of the marriage scores it), and whether a marriage may be
 first trick. Seats are the three active players in their playing order (0, 1, 2, then 0 again),
 so a table of 4 maps its active seats to them (`Position.of`).
 
-The search is alpha-beta over the moves, the most promising first, with a transposition table at
-the start of each trick (what is left to take depends on the hands, the trump and who leads,
-never on how the points so far were taken), and a threshold form ("can the side take `target`
-more points?") that searches with a null window. The compiled core (`bots/_solver.c`, built by
-`pip install -e .` where a C compiler is present) runs the same algorithm about a hundred times
-faster; this module is its reference (the tests check both give the same value on thousands of
-random positions) and the fallback where it was not built. `COMPILED` says which one runs.
+The search is alpha-beta over the moves, the most promising first (`_Search.moves`), with a
+transposition table at the start of each trick (what is left to take depends on the hands, the
+trump and who leads, never on how the points so far were taken), and a threshold form ("can
+the side take `target` more points?") that searches with a null window. The compiled core
+(`bots/_solver.c`, built by `pip install -e .` where a C compiler is present) runs the same
+algorithm about a hundred times faster; this module is its reference (the tests check both
+give the same value on thousands of random positions) and the fallback where it was not built.
+`COMPILED` says which one runs.
 """
 
 from __future__ import annotations
@@ -191,7 +192,10 @@ class _Search:
         self.table: dict[tuple[int, int, int, int, int], tuple[int, int]] = {}
 
     def moves(self, trick: list[int], seat: int, trump: int, first: bool) -> list[int]:
-        """The legal moves of `seat`, the most promising first (high cards, marriages first)."""
+        """The legal moves of `seat`, the most promising first: on lead marriages, then high
+        cards; following a partner who takes the trick so far, points on it first; following an
+        opponent who takes it, the cards that beat his (the cheapest first when this seat plays
+        last), then the others, the cheapest first."""
         hand = self.hands[seat]
         if not trick:
             cards = _cards_high_first(hand)
@@ -200,8 +204,20 @@ class _Search:
             leads = marriage_leads(hand)
             marriages = [MARRIAGE + card for card in _cards_high_first(leads)]
             return marriages + cards
-        best = trick[_winning_index(tuple(trick), trump)]
-        return _cards_high_first(follow_mask(hand, trick[0] // 6, best, trump, self.must_beat))
+        index = _winning_index(tuple(trick), trump)
+        top = trick[index]
+        legal = follow_mask(hand, trick[0] // 6, top, trump, self.must_beat)
+        winner = (seat - len(trick) + index) % 3
+        if (self.side >> winner & 1) == (self.side >> seat & 1):
+            return _cards_high_first(legal)
+        suit = top // 6
+        beating = legal & _SUIT_MASK[suit] & ~((2 << top) - 1)
+        if 0 <= trump != suit:
+            beating |= legal & _SUIT_MASK[trump]
+        winning = _cards_high_first(beating)
+        if len(trick) == 2:
+            winning.reverse()
+        return winning + _cards_high_first(legal & ~beating)[::-1]
 
     def value(
         self, trick: list[int], leader: int, trump: int, first: bool, alpha: int, beta: int
@@ -303,6 +319,9 @@ class _Search:
         if chosen < 0:
             raise ValueError("the seat to act has no card")
         return chosen, chosen_value
+
+
+_SUIT_MASK = tuple(0x3F << 6 * suit for suit in range(4))
 
 
 def _cards_high_first(mask: int) -> list[int]:

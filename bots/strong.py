@@ -21,6 +21,19 @@ the same samples for every candidate:
 - Contract: the deal is played out in every sample; each legal contract, and conceding, is scored
   against those outcomes and the best one is named.
 
+With `Budget.exact_samples` set (the arena's `exact`, issue 16) every phase is decided by exact
+solves (`bots.solver`, its compiled core) in the sampled deals instead of playouts:
+
+- Card play: each candidate, then the rest solved for the declarer against the two defenders
+  playing together, exactly within `EXACT_MARGIN` of his contract.
+- Bidding: the auction is played on by the same model of the others; where it makes this seat
+  the declarer, its hand with the sampled talon is solved after the heuristic's best `BID_GIVES`
+  ways to give, and the bid the auction reached scores as made or failed by those points.
+- Giving: each way to give is solved in every sample; it is worth what the best contract (or
+  conceding) would score over the samples with the hand it keeps.
+- Contract: the declarer's points are solved in every sample, and the contract (up to
+  `CONTRACT_RANGE` above the bid) or conceding that scores best over them is named.
+
 The utility of a seat is its deal score minus half the scores of the other two active players,
 so the search cares about beating the others (a defender helps set the declarer), as a
 tournament does, and the game becomes zero-sum. The dealer at a table of 4 scores the talon
@@ -44,10 +57,11 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
 from typing import cast
 
-from rules import Action, Observation
+from rules import Action, Observation, RuleSet
 from rules import actions as A
 from rules.actions import decode
 from rules.cards import marriages_value
@@ -61,8 +75,14 @@ from .policy import estimate_points, playout_code
 from .sampler import SampleError, Sampler
 
 EXACT_TRICKS = 2
-# Exact card play: the declarer's points are solved exactly within this many of his contract.
+# Exact card play: the declarer's points are solved exactly within this many of his contract
+# (giving and the contract: this far below the bid).
 EXACT_MARGIN = 30
+# Exact giving and contract: contracts up to this far above the bid are considered.
+CONTRACT_RANGE = 100
+# Exact bidding: the declarer's own declaring is valued with this many of the heuristic's best
+# ways to give (each both ways round).
+BID_GIVES = 2
 
 
 @dataclass(frozen=True)
@@ -76,8 +96,9 @@ class Budget:
     exact_tricks: int  # card play: solve exactly once the hand holds this many cards or fewer
     infer: bool  # weigh samples by how well they explain the others' bids and cards
     deadline: float  # seconds: a safety stop, never reached on a normal machine
-    # card play: samples solved exactly (bots.solver) instead of played out, 0 for playouts;
-    # only with the solver's compiled core (the pure-Python one is too slow for a seat)
+    # Nonzero: every phase is decided by exact solves in the sampled deals (bots.solver), the
+    # card play with this many samples, bidding, giving and the contract with theirs; 0 for
+    # playouts. Only with the solver's compiled core (the pure-Python one is too slow for a seat).
     exact_samples: int = 0
 
 
@@ -107,7 +128,14 @@ BUDGETS = {
 }
 # `hard` with its card play by exact solves in the sampled deals (issue 16): the arena's `exact`,
 # measured against `hard` before it takes its place; not a level for seats yet.
-BUDGETS["exact"] = replace(BUDGETS["hard"], exact_samples=24)
+BUDGETS["exact"] = replace(
+    BUDGETS["hard"],
+    bid_samples=16,
+    give_samples=8,
+    give_candidates=3,
+    contract_samples=24,
+    exact_samples=24,
+)
 
 
 # The scores of a finished deal: the search casts `DealState.scores` (None only while a deal goes
@@ -155,13 +183,14 @@ class StrongBot(Bot):
         rng = decision_rng(self.seed, observation, self.level)
         search = _Search(knowledge, sampler, rng, self.budget, legal)
         phase = observation.phase
+        exact = search.exact
         try:
             if phase == "bidding":
                 return search.bidding()
             if phase == "giving":
-                return search.giving()
+                return search.exact_giving() if exact else search.giving()
             if phase == "contract":
-                return search.contract()
+                return search.exact_contract() if exact else search.contract()
             return search.play()
         except SampleError:
             # Never seen in testing; if the sampler cannot build a consistent deal, play on by
@@ -193,6 +222,8 @@ class _Search:
         self.abort_at = self.last + 1.5 * budget.deadline
         # Whether the deadline stopped this search before its budget of work was done.
         self.cut = False
+        # Every phase by exact solves (`Budget.exact_samples`), where the compiled core is built.
+        self.exact = budget.exact_samples > 0 and solver.COMPILED
 
     def out_of_time(self) -> bool:
         """Whether another round like the last one would end past the deadline."""
@@ -202,6 +233,14 @@ class _Search:
         if now + spent > self.stop_at:
             self.cut = True
         return self.cut
+
+    def samples(self, count: int) -> Iterator[tuple[int, DealState, float]]:
+        """Up to `count` sampled deals with their weights, numbered from 0; no more once
+        another would end past the deadline."""
+        for done in range(count):
+            if done and self.out_of_time():
+                return
+            yield done, self.sampler.sample(self.rng), self.sampler.weight
 
     def overdue(self, done: int) -> bool:
         """Whether to drop the sample under way (never the first one)."""
@@ -216,17 +255,13 @@ class _Search:
         if len(candidates) == 1:
             return candidates[0]
         budget = self.budget
-        if budget.exact_samples and solver.COMPILED:
+        if self.exact:
             return self.exact_play(candidates)
         samples = max(budget.min_samples, budget.playouts // len(candidates))
         totals = [0.0] * len(candidates)
         seat, active = self.seat, self.active
         exact = self.k.held.bit_count() <= budget.exact_tricks
-        for done in range(samples):
-            if done and self.out_of_time():
-                break
-            state = self.sampler.sample(self.rng)
-            weight = self.sampler.weight
+        for done, state, weight in self.samples(samples):
             values = []
             for code in candidates:
                 if self.overdue(done):
@@ -246,17 +281,12 @@ class _Search:
         """Each candidate in each sampled deal, the rest solved exactly: the declarer's points
         with the defenders playing together against him (bots.solver). The declarer's score
         follows (his contract made or not); the declarer wants it and his points high, a
-        defender both low (his own points are about half of what the declarer leaves)."""
+        defender both low (`_declarer_utility`)."""
         k = self.k
         declarer = k.declarer
         contract = k.contract
         totals = [0.0] * len(candidates)
-        for done in range(self.budget.exact_samples):
-            if done and self.out_of_time():
-                break
-            state = self.sampler.sample(self.rng)
-            weight = self.sampler.weight
-            had = state.won[declarer] + state.marriage_points[declarer]
+        for done, state, weight in self.samples(self.budget.exact_samples):
             values = []
             for code in candidates:
                 if self.overdue(done):
@@ -265,17 +295,13 @@ class _Search:
                 child.step(code)
                 points = child.won[declarer] + child.marriage_points[declarer]
                 if child.phase == PLAY:
-                    position, seats = solver.Position.of(child)
                     # Exact near the contract, where the score turns; beyond a margin only
                     # more or less matters, and the window makes the search much smaller.
                     need = contract - points
-                    low, high = need - EXACT_MARGIN, need + EXACT_MARGIN
-                    rest = solver.solve(position, 1 << seats.index(declarer), low=low, high=high)
-                    points += min(max(rest, low - 1), high + 1)
-                rules = state.rules
-                compared = rules.round_points(points) if rules.round_declarer_points else points
-                score = contract if compared >= contract else -contract
-                value = score + (points - had) / 2
+                    points += _solve_declarer(child, need - EXACT_MARGIN, need + EXACT_MARGIN)
+                marriages = child.marriage_points[declarer] + marriages_value(child.hands[declarer])
+                score = contract if _compared(state.rules, points) >= contract else -contract
+                value = _declarer_utility(score, points, marriages)
                 values.append(value if self.seat == declarer else -value / 2)
             if len(values) < len(candidates):
                 break
@@ -299,20 +325,27 @@ class _Search:
         limits = [0] + list(range(low, top + 1, 5))
         totals = [0.0] * len(limits)
         seat, active = self.seat, self.active
-        for done in range(self.budget.bid_samples):
-            if done and self.out_of_time():
-                break
-            state = self.sampler.sample(self.rng)
-            weight = self.sampler.weight
+        for done, state, weight in self.samples(self.budget.bid_samples):
             others = {s: bid_limit(state.hands[s]) for s in active if s != seat}
             outcomes: dict[int, tuple[int, tuple[int, ...], int]] = {}
-            row = []
+            own: tuple[int, int] | None = None
+            row: list[float] = []
             for limit in limits:
                 if self.overdue(done):
                     break
                 auction = state.clone()
                 _auction(auction, seat, limit, others)
                 declarer = auction.declarer
+                if self.exact and declarer == seat:
+                    # Its own declaring solved exactly: the bid the auction reached, made or
+                    # not by the points its hand and this talon take after its best gifts.
+                    if own is None:
+                        own = self.own_declaring(auction, low, top)
+                    points, marriages = own
+                    bid = auction.bid
+                    score = bid if _compared(rules, points) >= bid else -bid
+                    row.append(_declarer_utility(score, points, marriages))
+                    continue
                 played = outcomes.get(declarer)
                 if played is None:
                     played = outcomes[declarer] = _declare_and_play(auction)
@@ -328,30 +361,41 @@ class _Search:
         best = max(range(len(limits)), key=lambda i: (totals[i], -i))
         return bids[0] if limits[best] >= low else A.PASS
 
+    def own_declaring(self, auction: DealState, low: int, high: int) -> tuple[int, int]:
+        """After an auction this seat won (the talon in its hand): the most points it takes with
+        perfect play after the heuristic's best `BID_GIVES` ways to give, each solved exactly
+        within [low, high], and the marriages of the hand it keeps that way."""
+        seat = self.seat
+        recipients = [s for s in auction.active if s != seat]
+        groups = [group for _, group in best_gives(auction.hands[seat], 0, 2)[:BID_GIVES]]
+        best = (-1, 0)
+        for plan in _plans(recipients, groups):
+            child = auction.clone()
+            for to, card in plan:
+                child.step(A.GIVE + 24 * to + card)
+            marriages = marriages_value(child.hands[seat])
+            child.step(A.CONTRACT + child.bid // 5)
+            points = _solve_declarer(child, low, high)
+            if points > best[0]:
+                best = (points, marriages)
+        return best
+
     # ------------------------------------------------------------------ giving
-    def giving(self) -> int:
+    def give_plans(self) -> list[Plan]:
+        """The heuristic's best ways to give (`Budget.give_candidates` of them), each card to
+        each recipient both ways round."""
         k = self.k
         recipients = sorted({(c - A.GIVE) // 24 for c in self.legal if A.GIVE <= c < A.BID})
         ranked = best_gives(k.held, k.played_all, len(recipients))
-        groups = [group for _, group in ranked[: self.budget.give_candidates]]
-        plans: list[tuple[tuple[int, int], ...]] = []
-        for group in groups:
-            if len(recipients) == 1:
-                plans.append(((recipients[0], group[0]),))
-            else:
-                first, second = recipients
-                plans.append(((first, group[0]), (second, group[1])))
-                plans.append(((first, group[1]), (second, group[0])))
+        return _plans(recipients, [group for _, group in ranked[: self.budget.give_candidates]])
+
+    def giving(self) -> int:
+        plans = self.give_plans()
         if len(plans) == 1:
-            (to, card), *_ = plans[0]
-            return A.GIVE + 24 * to + card
+            return _first_gift(plans[0])
         totals = [0.0] * len(plans)
         seat, active = self.seat, self.active
-        for done in range(self.budget.give_samples):
-            if done and self.out_of_time():
-                break
-            state = self.sampler.sample(self.rng)
-            weight = self.sampler.weight
+        for done, state, weight in self.samples(self.budget.give_samples):
             row = []
             for plan in plans:
                 if self.overdue(done):
@@ -366,8 +410,7 @@ class _Search:
             for i, value in enumerate(row):
                 totals[i] += weight * value
         best = max(range(len(plans)), key=lambda i: (totals[i], -i))
-        to, card = plans[best][0]
-        return A.GIVE + 24 * to + card
+        return _first_gift(plans[best])
 
     # ------------------------------------------------------------------ contract
     def contract(self) -> int:
@@ -375,12 +418,8 @@ class _Search:
         contracts = [c for c in self.legal if A.CONTRACT <= c < A.PASS]
         seat, active = self.seat, self.active
         outcomes: list[tuple[int, Scores, float]] = []
-        for _ in range(self.budget.contract_samples):
-            if outcomes and self.out_of_time():
-                break
-            state = self.sampler.sample(self.rng)
+        for _, state, weight in self.samples(self.budget.contract_samples):
             state.step(contracts[0])
-            weight = self.sampler.weight
             state = finish(state)
             points = state.won[seat] + state.marriage_points[seat]
             outcomes.append((points, cast(Scores, state.scores), weight))
@@ -399,6 +438,62 @@ class _Search:
             bonus = k.rules.concede_bonus
             options.append((own - bonus, -A.CONCEDE, A.CONCEDE))
         return max(options)[2]
+
+    def exact_giving(self) -> int:
+        """Each way to give in each sampled deal, the declarer's points then solved exactly;
+        a way is worth what the best contract (or conceding) scores over the samples with the
+        hand it keeps."""
+        k = self.k
+        plans = self.give_plans()
+        if len(plans) == 1:
+            return _first_gift(plans[0])
+        rules = k.rules
+        low, seat = k.bid - EXACT_MARGIN, self.seat
+        outcomes: list[list[Outcome]] = [[] for _ in plans]
+        tops: list[int] = []
+        for plan in plans:
+            kept = k.held
+            for _, card in plan:
+                kept &= ~(1 << card)
+            ceiling = max(rules.bid_ceiling(marriages_value(kept)), k.bid)
+            tops.append(min(ceiling, k.bid + CONTRACT_RANGE))
+        for done, state, weight in self.samples(self.budget.give_samples):
+            row = []
+            for plan, top in zip(plans, tops, strict=True):
+                if self.overdue(done):
+                    break
+                child = state.clone()
+                for to, card in plan:
+                    child.step(A.GIVE + 24 * to + card)
+                marriages = marriages_value(child.hands[seat])
+                child.step(A.CONTRACT + child.bid // 5)
+                row.append((_solve_declarer(child, low, top), marriages, weight))
+            if len(row) < len(plans):
+                break
+            for i, outcome in enumerate(row):
+                outcomes[i].append(outcome)
+        values = [
+            _best_contract(rules, k, outcome, range(k.bid, top + 1, 5), concede=True)[0]
+            for outcome, top in zip(outcomes, tops, strict=True)
+        ]
+        best = max(range(len(plans)), key=lambda i: (values[i], -i))
+        return _first_gift(plans[best])
+
+    def exact_contract(self) -> int:
+        """The declarer's points solved exactly in each sampled deal; the contract (or
+        conceding) that scores best over them is named."""
+        k = self.k
+        contracts = [c for c in self.legal if A.CONTRACT <= c < A.PASS]
+        named = ((c - A.CONTRACT) * 5 for c in contracts)
+        values = [value for value in named if value <= k.bid + CONTRACT_RANGE]
+        top = values[-1]
+        marriages = marriages_value(k.held)
+        outcomes: list[Outcome] = []
+        for _, state, weight in self.samples(self.budget.contract_samples):
+            state.step(contracts[0])
+            outcomes.append((_solve_declarer(state, k.bid - EXACT_MARGIN, top), marriages, weight))
+        _, value = _best_contract(k.rules, k, outcomes, values, concede=A.CONCEDE in self.legal)
+        return A.CONCEDE if value is None else A.CONTRACT + value // 5
 
 
 # ---------------------------------------------------------------------- helpers
@@ -492,3 +587,74 @@ def _maxn(state: DealState) -> DealState:
         if best_leaf is state or value > best_value:
             best_value, best_leaf = value, leaf
     return best_leaf
+
+
+# A way to give: (recipient, card) for each gift, the first to make first.
+Plan = tuple[tuple[int, int], ...]
+# An exact outcome of a sampled deal for the declarer: his points, the marriages of his hand, and
+# the sample's weight.
+Outcome = tuple[int, int, float]
+
+
+def _plans(recipients: list[int], groups: list[tuple[int, ...]]) -> list[Plan]:
+    """Each group of cards given to the recipients, both ways round when there are two."""
+    plans: list[Plan] = []
+    for group in groups:
+        if len(recipients) == 1:
+            plans.append(((recipients[0], group[0]),))
+        else:
+            first, second = recipients
+            plans.append(((first, group[0]), (second, group[1])))
+            plans.append(((first, group[1]), (second, group[0])))
+    return plans
+
+
+def _first_gift(plan: Plan) -> int:
+    to, card = plan[0]
+    return A.GIVE + 24 * to + card
+
+
+def _solve_declarer(state: DealState, low: int, high: int) -> int:
+    """The declarer's points from here to the end of a deal in its card play, the defenders
+    playing together against him: exact within [low, high], else low - 1 or high + 1."""
+    position, seats = solver.Position.of(state)
+    rest = solver.solve(position, 1 << seats.index(state.declarer), low=low, high=high)
+    return min(max(rest, low - 1), high + 1)
+
+
+def _compared(rules: RuleSet, points: int) -> int:
+    """The declarer's points as his contract is compared with them."""
+    return rules.round_points(points) if rules.round_declarer_points else points
+
+
+def _declarer_utility(score: int, points: int, marriages: int) -> float:
+    """The declarer's utility (`utility`) from his score and points: the defenders share the card
+    points he does not take (their own marriages, unknown here, left out); `marriages` is the
+    part of his points he may have from marriages."""
+    cards = min(max(points - marriages, 0), 120)
+    return score - (120 - cards) / 2
+
+
+def _best_contract(
+    rules: RuleSet,
+    k: Knowledge,
+    outcomes: list[Outcome],
+    values: Iterable[int],
+    *,
+    concede: bool,
+) -> tuple[float, int | None]:
+    """The best contract over exact outcomes, or None for conceding, with its mean utility."""
+    weights = sum(weight for _, _, weight in outcomes) or 1.0
+    best: tuple[float, int | None] = (-float("inf"), None)
+    for value in values:
+        total = 0.0
+        for points, marriages, weight in outcomes:
+            score = value if _compared(rules, points) >= value else -value
+            total += weight * _declarer_utility(score, points, marriages)
+        if total / weights > best[0]:
+            best = (total / weights, value)
+    if concede:
+        own = 0 if k.forced else -k.bid
+        if own - rules.concede_bonus > best[0]:
+            best = (own - rules.concede_bonus, None)
+    return best

@@ -28,7 +28,7 @@ NO_DEADLINE = {
 }
 
 
-# The same with the card play solved exactly in its samples (the `exact` level's play).
+# The same with every phase decided by exact solves in its samples (the `exact` level).
 TINY_EXACT = dataclasses.replace(TINY, exact_samples=3)
 
 

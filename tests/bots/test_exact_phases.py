@@ -1,0 +1,78 @@
+"""The exact level's bidding, giving and contract (bots.strong with `Budget.exact_samples`): the
+contract chosen from exact outcomes, and hopeless contracts conceded where that scores better."""
+
+import random
+
+import pytest
+
+from bots import solver
+from bots.knowledge import Knowledge
+from bots.strong import StrongBot, _best_contract, _declarer_utility, _solve_declarer
+from rules import DealState, RuleSet
+from rules import actions as A
+from rules.deal import CONTRACT
+
+from .conftest import TINY_EXACT
+
+pytestmark = pytest.mark.skipif(not solver.COMPILED, reason="the exact level needs the core")
+
+
+def contract_state(rng: random.Random, rules: RuleSet) -> DealState:
+    """A deal of 3 at its contract, reached by random bids and gifts (no conceding)."""
+    while True:
+        deck = list(range(24))
+        rng.shuffle(deck)
+        state = DealState.deal(deck, players=3, dealer=rng.randrange(3), rules=rules)
+        while state.phase < CONTRACT:
+            codes = [c for c in state.legal_codes() if c != A.CONCEDE]
+            state.step(rng.choice(codes))
+        if state.phase == CONTRACT:
+            return state
+
+
+def knowledge_of(state: DealState) -> Knowledge:
+    return Knowledge.from_observation(state.observation(state.to_act))
+
+
+def test_the_contract_is_the_highest_that_every_outcome_makes():
+    state = contract_state(random.Random(1), RuleSet())
+    k = knowledge_of(state)
+    outcomes = [(150, 0, 1.0), (155, 0, 2.0), (170, 0, 1.0)]
+    value, contract = _best_contract(state.rules, k, outcomes, range(k.bid, 201, 5), concede=True)
+    assert contract == 150
+    expected = sum(w * _declarer_utility(150, points, 0) for points, _, w in outcomes) / 4
+    assert value == pytest.approx(expected)
+    # One outcome short of 155 costs more than the five points more of a 155 contract bring.
+    assert _best_contract(state.rules, k, outcomes, [155], concede=False)[0] < value
+
+
+def test_a_contract_that_fails_everywhere_is_conceded_only_when_that_costs_less():
+    rules = RuleSet(concede_bonus=50)
+    state = contract_state(random.Random(2), rules)
+    k = knowledge_of(state)
+    # Failing costs the bid and half of the card points the defenders take; conceding costs
+    # the bid and the 50 each defender is given: 10 points taken concede, 30 play on.
+    _, contract = _best_contract(rules, k, [(10, 0, 1.0)] * 3, [k.bid], concede=True)
+    assert contract is None
+    _, contract = _best_contract(rules, k, [(30, 0, 1.0)] * 3, [k.bid], concede=True)
+    assert contract == k.bid
+    _, contract = _best_contract(rules, k, [(10, 0, 1.0)] * 3, [k.bid], concede=False)
+    assert contract == k.bid
+
+
+def test_the_exact_level_concedes_a_deal_its_hand_cannot_make():
+    rules = RuleSet(concede_bonus=0)
+    rng = random.Random(3)
+    checked = 0
+    while checked < 3:
+        state = contract_state(rng, rules)
+        if state.forced:
+            continue
+        trial = state.clone()
+        trial.step(A.CONTRACT + trial.bid // 5)
+        # Hopeless even seeing every card: far below the bid.
+        if _solve_declarer(trial, 0, 400) > state.bid - 50:
+            continue
+        bot = StrongBot(seed=checked, budget=TINY_EXACT)
+        assert bot.choose_code(state.observation(state.to_act)) == A.CONCEDE
+        checked += 1
