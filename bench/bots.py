@@ -11,7 +11,7 @@ reaches it and its 95% interval lies above zero:
 The headroom (issue 16): `oracle` (bots/oracle.py: sees every card, decides by the exact solver)
 against `hard`, overall and deciding one phase only (`oracle[play]`: the oracle plays the cards,
 `hard` decides the rest), with the goal that the difference is at most +20 per deal; `hard`
-against `heuristic`; and `exact` (hard with exact card play) against `hard`.
+against `heuristic`; and `exact` (every phase by exact solves in sampled deals) against `hard`.
 
 Decision times are measured while the matches run in `--jobs` processes (2 on the 2-core
 development machine), as the arena plays them. Prints one JSON line; the README's table is made

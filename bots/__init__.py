@@ -17,7 +17,7 @@ from .random_bot import RandomBot
 from .strong import StrongBot
 
 LEVELS = {"easy": "heuristic", "normal": "normal", "hard": "hard"}
-# `exact`: `hard` with its card play solved exactly in the sampled deals (issue 16), in the
+# `exact`: every phase decided by exact solves in the sampled deals (issue 16), in the
 # arena until it is measured stronger than `hard`; no seat has it (seats take the LEVELS).
 BOT_NAMES = ("random", "heuristic", "strong", "easy", "normal", "hard", "exact")
 
