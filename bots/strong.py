@@ -132,7 +132,7 @@ BUDGETS = {
         deadline=0.6,
     ),
 }
-# `hard` with its card play by exact solves in the sampled deals (issue 16): the arena's `exact`,
+# `hard` with every phase by exact solves in fewer sampled deals (issue 16): the arena's `exact`,
 # measured against `hard` before it takes its place; not a level for seats yet.
 BUDGETS["exact"] = replace(
     BUDGETS["hard"],
