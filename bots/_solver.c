@@ -28,6 +28,9 @@ typedef struct {
 
 static Entry table[TABLE_SIZE];
 static uint32_t generation = 0;
+/* What the table's entries were found for: the side and the rule options. A solve that keeps
+ * the table goes on with it only while these stay the same. */
+static int kept_side = -1, kept_must_beat = -1, kept_mofirst = -1;
 
 typedef struct {
     uint32_t hands[3];
@@ -240,13 +243,15 @@ static void new_generation(void) {
 }
 
 static int read_position(PyObject *args, Search *search, int *trick, int *count, int *leader,
-                         int *trump, int *first, int *alpha, int *beta, int with_window) {
+                         int *trump, int *first, int *alpha, int *beta, int *keep,
+                         int with_window) {
     unsigned long h0, h1, h2;
     PyObject *cards;
     int must_beat, mofirst, side;
     int ok = with_window
-                 ? PyArg_ParseTuple(args, "kkkO!iipppiii", &h0, &h1, &h2, &PyTuple_Type, &cards,
-                                    leader, trump, first, &must_beat, &mofirst, &side, alpha, beta)
+                 ? PyArg_ParseTuple(args, "kkkO!iipppiii|p", &h0, &h1, &h2, &PyTuple_Type, &cards,
+                                    leader, trump, first, &must_beat, &mofirst, &side, alpha, beta,
+                                    keep)
                  : PyArg_ParseTuple(args, "kkkO!iipppi", &h0, &h1, &h2, &PyTuple_Type, &cards,
                                     leader, trump, first, &must_beat, &mofirst, &side);
     if (!ok) return 0;
@@ -274,21 +279,35 @@ static int read_position(PyObject *args, Search *search, int *trick, int *count,
     return 1;
 }
 
+/* A new table for this search, unless it keeps the one of the searches before it (for the same
+ * side and rules: an entry's key is the whole position, so it holds for any deal). */
+static void start(const Search *search, int keep) {
+    if (keep && search->side == kept_side && search->must_beat == kept_must_beat &&
+        search->mofirst == kept_mofirst)
+        return;
+    new_generation();
+    kept_side = keep ? search->side : -1;
+    kept_must_beat = search->must_beat;
+    kept_mofirst = search->mofirst;
+}
+
 static PyObject *solve(PyObject *self, PyObject *args) {
     Search search;
-    int trick[3], count, leader, trump, first, alpha, beta;
-    if (!read_position(args, &search, trick, &count, &leader, &trump, &first, &alpha, &beta, 1))
+    int trick[3], count, leader, trump, first, alpha, beta, keep = 0;
+    if (!read_position(args, &search, trick, &count, &leader, &trump, &first, &alpha, &beta,
+                       &keep, 1))
         return NULL;
-    new_generation();
+    start(&search, keep);
     return PyLong_FromLong(value(&search, trick, count, leader, trump, first, alpha, beta));
 }
 
 static PyObject *best(PyObject *self, PyObject *args) {
     Search search;
-    int trick[3], count, leader, trump, first, alpha = 0, beta = MOST_POINTS + 1;
-    if (!read_position(args, &search, trick, &count, &leader, &trump, &first, &alpha, &beta, 0))
+    int trick[3], count, leader, trump, first, alpha = 0, beta = MOST_POINTS + 1, keep = 0;
+    if (!read_position(args, &search, trick, &count, &leader, &trump, &first, &alpha, &beta,
+                       &keep, 0))
         return NULL;
-    new_generation();
+    start(&search, 0);
     int seat = (leader + count) % 3;
     int ours = search.side >> seat & 1;
     int moves[16];
@@ -311,7 +330,8 @@ static PyObject *best(PyObject *self, PyObject *args) {
 
 static PyMethodDef methods[] = {
     {"solve", solve, METH_VARARGS,
-     "solve(h0, h1, h2, trick, leader, trump, first, must_beat, mofirst, side, alpha, beta)"},
+     "solve(h0, h1, h2, trick, leader, trump, first, must_beat, mofirst, side, alpha, beta[, "
+     "keep])"},
     {"best", best, METH_VARARGS,
      "best(h0, h1, h2, trick, leader, trump, first, must_beat, mofirst, side)"},
     {NULL, NULL, 0, NULL},

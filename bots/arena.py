@@ -6,7 +6,9 @@
 Bots are names (`random`, `heuristic`, `strong`) or levels (`easy`, `normal`, `hard`), one per
 seat, or `oracle`: for measurement only, it sees every card (bots/oracle.py), and with
 `--oracle-phase bidding,play` it decides only those phases (`hard` the others), which measures
-the headroom by phase. `--players` defaults to the number of bots. Deck i is shuffled by a
+the headroom by phase. `--no-deadline` turns the searching bots' safety deadline off, so that
+their strength does not depend on the machine's load (their times then show what a decision
+costs in full). `--players` defaults to the number of bots. Deck i is shuffled by a
 generator seeded with (seed, i) and dealt by seat i % players. Every action goes through the
 engine's checked `apply`, so an illegal action stops the arena with an error.
 
@@ -35,6 +37,7 @@ import sys
 import time
 from collections import defaultdict
 from collections.abc import Sequence
+from dataclasses import replace
 from itertools import combinations
 from typing import Any, NotRequired, TypedDict, cast
 
@@ -45,6 +48,7 @@ from . import BOT_NAMES, make_bot
 from .base import Bot
 from .oracle import PHASES as ORACLE_PHASES
 from .oracle import OracleBot
+from .strong import StrongBot
 
 PHASES = ("bidding", "giving", "contract", "play")
 
@@ -71,15 +75,26 @@ class _Tally(TypedDict):
     cuts: defaultdict[str, int]
 
 
-# (deck index, bot names by seat, players, rules as a dict, seed, duplicate, oracle phases)
-DeckJob = tuple[int, list[str], int, dict[str, Any], int, bool, tuple[str, ...]]
+# (deck index, bot names by seat, players, rules as a dict, seed, duplicate, oracle phases,
+# whether the safety deadline holds)
+DeckJob = tuple[int, list[str], int, dict[str, Any], int, bool, tuple[str, ...], bool]
 ORACLE = "oracle"
 
 
-def _seat_bot(name: str, seed: int, oracle_phases: tuple[str, ...]) -> Bot:
-    if name == ORACLE:
-        return OracleBot(seed=seed, phases=oracle_phases)
-    return make_bot(name, seed=seed)
+def _seat_bot(name: str, seed: int, oracle_phases: tuple[str, ...], deadline: bool) -> Bot:
+    bot = (
+        OracleBot(seed=seed, phases=oracle_phases) if name == ORACLE else make_bot(name, seed=seed)
+    )
+    if not deadline:
+        _unhurried(bot.fallback if isinstance(bot, OracleBot) else bot)
+    return bot
+
+
+def _unhurried(bot: Bot) -> None:
+    """The bot's safety deadline off: its decisions are its whole budget's, however loaded the
+    machine."""
+    if isinstance(bot, StrongBot):
+        bot.budget = replace(bot.budget, deadline=math.inf)
 
 
 def deck_for(seed: int, index: int) -> list[int]:
@@ -97,10 +112,14 @@ def play_deal(
     rules: RuleSet,
     seed: int,
     oracle_phases: tuple[str, ...] = ORACLE_PHASES,
+    deadline: bool = True,
 ) -> DealResult:
     """Play one deal; the bots are given by name per seat. Returns the per-seat results."""
     players = len(seat_bots)
-    bots = [_seat_bot(name, seed * 16 + seat, oracle_phases) for seat, name in enumerate(seat_bots)]
+    bots = [
+        _seat_bot(name, seed * 16 + seat, oracle_phases, deadline)
+        for seat, name in enumerate(seat_bots)
+    ]
     state = DealState.deal(deck, players=players, dealer=dealer, rules=rules)
     times: list[list[tuple[str, float]]] = [[] for _ in range(players)]
     cuts: list[list[str]] = [[] for _ in range(players)]
@@ -130,7 +149,7 @@ def play_deal(
 
 
 def _deck_job(job: DeckJob) -> list[DealResult]:
-    index, bots, players, rules_dict, seed, duplicate, oracle_phases = job
+    index, bots, players, rules_dict, seed, duplicate, oracle_phases, deadline = job
     rules = RuleSet.from_dict(rules_dict)
     deck = deck_for(seed, index)
     dealer = index % players
@@ -145,6 +164,7 @@ def _deck_job(job: DeckJob) -> list[DealResult]:
             rules=rules,
             seed=seed * 1_000_003 + index * 8 + rotation,
             oracle_phases=oracle_phases,
+            deadline=deadline,
         )
         result["deck"] = index
         results.append(result)
@@ -252,6 +272,7 @@ def run_arena(
     jobs: int = 1,
     rules: RuleSet | None = None,
     oracle_phases: tuple[str, ...] = ORACLE_PHASES,
+    deadline: bool = True,
 ) -> dict[str, Any]:
     players = players or len(bots)
     if len(bots) != players:
@@ -259,7 +280,7 @@ def run_arena(
     rules = rules or RuleSet()
     decks = math.ceil(deals / players) if duplicate else deals
     job_list: list[DeckJob] = [
-        (i, list(bots), players, rules.to_dict(), seed, duplicate, tuple(oracle_phases))
+        (i, list(bots), players, rules.to_dict(), seed, duplicate, tuple(oracle_phases), deadline)
         for i in range(decks)
     ]
     started = time.perf_counter()
@@ -282,6 +303,7 @@ def run_arena(
         "seed": seed,
         "rules": rules.to_dict(),
         **({"oracle_phases": list(oracle_phases)} if ORACLE in bots else {}),
+        "deadline": deadline,
         "seconds": round(time.perf_counter() - started, 1),
         **summary,
     }
@@ -302,6 +324,11 @@ def main(argv: list[str] | None = None) -> int:
         "--oracle-phase",
         default=",".join(ORACLE_PHASES),
         help="the phases the oracle decides (comma-separated); hard decides the others",
+    )
+    parser.add_argument(
+        "--no-deadline",
+        action="store_true",
+        help="the searching bots' safety deadline off (strength independent of the load)",
     )
     args = parser.parse_args(argv)
     bots = [name.strip() for name in args.bots.split(",") if name.strip()]
@@ -331,6 +358,7 @@ def main(argv: list[str] | None = None) -> int:
         jobs=args.jobs if args.jobs > 0 else (os.cpu_count() or 1),
         rules=rules,
         oracle_phases=oracle_phases,
+        deadline=not args.no_deadline,
     )
     print(json.dumps(report))
     return 0

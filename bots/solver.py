@@ -92,12 +92,20 @@ def engine_code(move: int) -> int:
     return A.PLAY_MARRIAGE + (move - MARRIAGE) if move >= MARRIAGE else move
 
 
-def solve(position: Position, side: int, *, low: int = 0, high: int = MOST_POINTS) -> int:
+def solve(
+    position: Position, side: int, *, low: int = 0, high: int = MOST_POINTS, keep: bool = False
+) -> int:
     """The points (cards won and marriages declared from now on) the side takes with perfect
     play; `side` is a mask of the seats (1 << seat) that play for it. A narrower window
     [low, high] searches less: the value is exact when it lies in the window, else the answer
-    is below `low` (the value no more than it) or above `high` (the value no less)."""
-    return _core().solve(*_arguments(position, side), low - 1, high + 1)
+    is below `low` (the value no more than it) or above `high` (the value no less).
+
+    `keep`: go on with the transposition table of the solves before this one if they kept it
+    too and were for the same side and rule options (an entry's key is the whole position, so
+    it holds in any deal): positions met again, as after each candidate card of one deal, are
+    not searched twice. The value in the window is the same; a bound outside it may differ
+    (it is still a true bound)."""
+    return _core().solve(*_arguments(position, side), low - 1, high + 1, keep)
 
 
 def reaches(position: Position, side: int, target: int) -> bool:
@@ -163,23 +171,39 @@ def _core() -> _Core:
     return cast(_Core, _solver if _solver is not None else _Reference)
 
 
+# (hands, trump, leader) at the start of a trick -> (lower, upper) bounds of the value.
+# A kept table starts anew past this many entries (the compiled core's has a fixed size).
+KEPT_ENTRIES = 1 << 18
+Table = dict[tuple[int, int, int, int, int], tuple[int, int]]
+
+
 class _Reference:
     """The pure-Python solver: the compiled core's algorithm, move for move."""
 
-    @staticmethod
-    def solve(*arguments: object) -> int:
+    # The table the last solves kept, and the side and rule options it was found for.
+    kept: tuple[tuple[int, bool, bool], Table] | None = None
+
+    @classmethod
+    def solve(cls, *arguments: object) -> int:
         (h0, h1, h2, trick, leader, trump, first, must_beat, mofirst, side, alpha, beta) = cast(
             "tuple[int, int, int, tuple[int, ...], int, int, bool, bool, bool, int, int, int]",
-            arguments,
+            arguments[:12],
         )
+        keep = len(arguments) > 12 and bool(arguments[12])
         search = _Search([h0, h1, h2], must_beat, mofirst, side)
+        context = (side, bool(must_beat), bool(mofirst))
+        kept = cls.kept
+        if keep and kept is not None and kept[0] == context and len(kept[1]) < KEPT_ENTRIES:
+            search.table = kept[1]
+        cls.kept = (context, search.table) if keep else None
         return search.value(list(trick), leader, trump, first, alpha, beta)
 
-    @staticmethod
-    def best(*arguments: object) -> tuple[int, int]:
+    @classmethod
+    def best(cls, *arguments: object) -> tuple[int, int]:
         (h0, h1, h2, trick, leader, trump, first, must_beat, mofirst, side) = cast(
             Arguments, arguments
         )
+        cls.kept = None  # as the compiled core, which starts a new table
         search = _Search([h0, h1, h2], must_beat, mofirst, side)
         return search.best(list(trick), leader, trump, first)
 
@@ -188,8 +212,7 @@ class _Search:
     def __init__(self, hands: list[int], must_beat: bool, mofirst: bool, side: int) -> None:
         self.hands = hands
         self.must_beat, self.mofirst, self.side = must_beat, mofirst, side
-        # (hands, trump, leader) at the start of a trick -> (lower, upper) bounds of the value.
-        self.table: dict[tuple[int, int, int, int, int], tuple[int, int]] = {}
+        self.table: Table = {}
 
     def moves(self, trick: list[int], seat: int, trump: int, first: bool) -> list[int]:
         """The legal moves of `seat`, the most promising first: on lead marriages, then high

@@ -625,7 +625,10 @@ def _solve_declarer(state: DealState, low: int, high: int) -> int:
     """The declarer's points from here to the end of a deal in its card play, the defenders
     playing together against him: exact within [low, high], else low - 1 or high + 1."""
     position, seats = solver.Position.of(state)
-    rest = solver.solve(position, 1 << seats.index(state.declarer), low=low, high=high)
+    # The table is kept between solves: the samples and candidates of a decision meet the same
+    # positions again (after the first trick of each candidate card, say). Clipped to the
+    # window, the answer does not depend on what the table held.
+    rest = solver.solve(position, 1 << seats.index(state.declarer), low=low, high=high, keep=True)
     return min(max(rest, low - 1), high + 1)
 
 

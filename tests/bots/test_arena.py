@@ -99,3 +99,19 @@ def test_the_arena_counts_the_decisions_a_safety_deadline_cut(monkeypatch):
     assert cut["deadline_cuts"] <= cut["decisions"]
     assert report_with(3600.0)["bots"]["normal"]["deadline_cuts"] == 0
     assert report_with(0.0)["bots"]["heuristic"]["deadline_cuts"] == 0
+
+    # --no-deadline: the same past deadline never cuts, for a seat or the oracle's fallback.
+    budgets = {
+        level: dataclasses.replace(budget, deadline=0.0) for level, budget in strong.BUDGETS.items()
+    }
+    monkeypatch.setattr(strong, "BUDGETS", budgets)
+    unhurried = arena_module.run_arena(
+        ["normal", "oracle", "heuristic"],
+        deals=3,
+        seed=5,
+        oracle_phases=("play",),
+        deadline=False,
+    )
+    assert unhurried["deadline"] is False
+    assert unhurried["bots"]["normal"]["deadline_cuts"] == 0
+    assert unhurried["bots"]["oracle"]["deadline_cuts"] == 0

@@ -237,3 +237,37 @@ def test_a_window_gives_the_value_inside_it_and_a_true_bound_outside(
         assert exact <= found < low
     else:
         assert high < found <= exact
+
+
+@settings(max_examples=examples(100), deadline=None)
+@given(
+    seed=st.integers(0, 10**9),
+    rules=RULES,
+    windows=st.lists(st.tuples(st.integers(0, 200), st.integers(0, 80)), min_size=2, max_size=6),
+)
+def test_a_kept_table_gives_the_same_values_in_any_window(seed, rules, windows):
+    # The solves of one decision keep the table: each candidate card of the same deal, then
+    # other deals and other sides. Inside its window each answer is the fresh solve's; outside
+    # it, a true bound; the compiled core and the reference alike.
+    base = play_position(seed, 3, rules, 3)
+    positions = [Position.of(base)[0]]
+    for move in base.legal_codes()[:3]:
+        child = base.clone()
+        child.step(move)
+        if child.phase == PLAY:
+            positions.append(Position.of(child)[0])
+    positions.append(Position.of(play_position(seed + 1, 2, rules, 3))[0])
+    cores = [solver._Reference, *([solver._solver] if solver.COMPILED else [])]
+    for core in cores:
+        for index, (low, width) in enumerate(windows):
+            position = positions[index % len(positions)]
+            side = 1 << index % 3 if index % 4 else 3
+            exact = reference(position, side)
+            high = low + width
+            found = core.solve(*solver._arguments(position, side), low - 1, high + 1, True)
+            if low <= exact <= high:
+                assert found == exact
+            elif exact < low:
+                assert exact <= found < low
+            else:
+                assert high < found <= exact
