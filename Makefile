@@ -21,7 +21,8 @@ define debian_tool
 if ! command -v $(1) >/dev/null 2>&1; then \
 	if [ "$$(id -u 2>/dev/null)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
 		echo "Installing Debian's $(2) (needed for $(1))"; \
-		DEBIAN_FRONTEND=noninteractive apt-get update -qq >/dev/null \
+		DEBIAN_FRONTEND=noninteractive dpkg --configure -a >/dev/null \
+		&& DEBIAN_FRONTEND=noninteractive apt-get update -qq >/dev/null \
 		&& DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(2) >/dev/null \
 		|| { echo "Could not install $(2): run 'sudo apt-get install $(2)'" >&2; exit 2; }; \
 		command -v $(1) >/dev/null 2>&1 \
