@@ -337,6 +337,8 @@ class ArchivedTournament(_Part):
     quick_results_allowed: Flag
     """Whether a score sheet may give the final totals alone."""
     is_public: Flag
+    rated: Flag = True
+    """Whether its results change the players' ratings (absent in older archives: rated)."""
     seed: Seed
     """The seed of the tournament's random choices (the random tiebreak among them)."""
     results_version: Count

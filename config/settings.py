@@ -200,6 +200,7 @@ INSTALLED_APPS = [
     "core",
     "tournaments",
     "scoring",
+    "seasons",
     "draws",
     "gameplay",
     "archive",
@@ -461,6 +462,11 @@ LOGGING = {
         "request_id": {"()": "core.logging.RequestIdFilter"},
         # Personal links' tokens never reach a log.
         "secret_paths": {"()": "core.logging.SecretPathFilter"},
+        # The periodic tasks that run every few seconds or minutes log at DEBUG, not INFO.
+        "routine_tasks": {
+            "()": "core.logging.RoutineTaskFilter",
+            "tasks": ["gameplay.tasks.watch_bot_turns", "scoring.tasks.catch_up_standings"],
+        },
     },
     "formatters": {
         "text": {"format": "{asctime} {levelname} {name} [{request_id}] {message}", "style": "{"},
@@ -470,7 +476,7 @@ LOGGING = {
         "console": {
             "class": "logging.StreamHandler",
             "formatter": LOG_FORMAT,
-            "filters": ["request_id", "secret_paths"],
+            "filters": ["request_id", "secret_paths", "routine_tasks"],
         },
     },
     "root": {"handlers": ["console"], "level": LOG_LEVEL},

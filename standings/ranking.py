@@ -287,7 +287,7 @@ def compute_standings(
             opponents[position] += table_sum - points[position]
 
     given_keys = draw_keys or {}
-    random_keys = [_random_key(seed, given_keys.get(player, player)) for player in ids]
+    random_keys = [random_key(seed, given_keys.get(player, player)) for player in ids]
     columns = {
         "tournament_points": points,
         "total_score": total_score,
@@ -311,14 +311,11 @@ def compute_standings(
 
     keys = [sort_key(position) for position in range(count)]
     ranked = sorted(range(count), key=lambda position: (keys[position], position))
-    strict = "random" in order
     ranks = [0] * count
-    for number, position in enumerate(ranked):
-        previous = ranked[number - 1] if number else None
-        if not strict and previous is not None and keys[previous] == keys[position]:
-            ranks[position] = ranks[previous]
-        else:
-            ranks[position] = number + 1
+    for position, rank in zip(
+        ranked, shared_ranks([keys[p] for p in ranked], strict="random" in order), strict=True
+    ):
+        ranks[position] = rank
     rank_counts: dict[int, int] = {}
     for rank in ranks:
         rank_counts[rank] = rank_counts.get(rank, 0) + 1
@@ -503,7 +500,20 @@ def _table_shares(
     return tuple(seat_points), tuple(seat_places)
 
 
-def _random_key(seed: int | str, player: Hashable) -> int:
+def shared_ranks(sorted_keys: Sequence[Any], *, strict: bool) -> list[int]:
+    """The ranks of rows sorted by their keys: equal keys share a rank (1, 2, 2, 4), unless
+    `strict` (a random draw settled every tie) numbers them 1, 2, 3, 4. The season table of the
+    ratings package ranks the same way."""
+    ranks: list[int] = []
+    for number, key in enumerate(sorted_keys):
+        if not strict and number and sorted_keys[number - 1] == key:
+            ranks.append(ranks[-1])
+        else:
+            ranks.append(number + 1)
+    return ranks
+
+
+def random_key(seed: int | str, player: Hashable) -> int:
     """A 64-bit key from the seed and the player alone: the same on every recomputation."""
     digest = hashlib.blake2b(f"{seed}\x1f{player}".encode(), digest_size=8).digest()
     return int.from_bytes(digest, "big")

@@ -57,6 +57,7 @@ def test_the_layers_contract_puts_every_app_in_one_layer():
         "archive",
         "gameplay",
         "draws",
+        "seasons",
         "scoring",
         "tournaments",
         "core",

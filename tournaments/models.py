@@ -128,6 +128,21 @@ class Tournament(models.Model):
         _("final totals may be entered alone"), default=False
     )
     is_public = models.BooleanField(_("public"), default=True)
+    # Club seasons and ratings (the seasons app): the season it counts in, if any, and whether
+    # its results rate the players (not for practice or handicap events).
+    season = models.ForeignKey(
+        "seasons.Season",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="tournaments",
+        verbose_name=_("season"),
+    )
+    rated = models.BooleanField(
+        _("rated"),
+        default=True,
+        help_text=_("Its results change the players' ratings (not for practice or handicap)."),
+    )
     seed = models.BigIntegerField(_("seed"), default=0)
     # Bumped in the transaction that confirms a result; a standings snapshot records the
     # version it was computed from, so a burst of confirmations costs one recomputation each.

@@ -1,0 +1,1 @@
+"""Club ratings and season tables: pure functions (no Django) over results the apps hand in."""

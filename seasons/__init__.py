@@ -1,0 +1,1 @@
+"""Club seasons and players' ratings across tournaments."""

@@ -1,0 +1,1 @@
+"""Celery tasks of the seasons app: thin interfaces to its services."""
