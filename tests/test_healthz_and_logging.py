@@ -283,3 +283,82 @@ def test_the_json_lines_hide_the_token_in_their_fields_too():
 
     assert line["message"] == "GET /me/link/…/" and line["path"] == "/me/link/…/"
     assert "ab:cd" not in json.dumps(line)
+
+
+# ------------------------------------------------------------------ routine periodic tasks
+def routine_filter() -> logging.Filter:
+    from django.conf import settings
+
+    spec = dict(settings.LOGGING["filters"]["routine_tasks"])
+    factory = spec.pop("()")
+    module, name = factory.rsplit(".", 1)
+    return getattr(__import__(module, fromlist=[name]), name)(**spec)
+
+
+def celery_record(logger: str, message: str, args) -> logging.LogRecord:
+    record = logging.LogRecord(logger, logging.INFO, __file__, 1, message, None, None)
+    record.args = args  # Celery passes a dict for %(name)s formats; LogRecord() would unwrap it
+    return record
+
+
+WATCHDOG_LINES = [
+    # beat sending it, a worker receiving and finishing it: every five seconds at INFO, they were
+    # most of what an idle server logged.
+    (
+        "celery.beat",
+        "Scheduler: Sending due task %s (%s)",
+        ("watch-bot-turns", "gameplay.tasks.watch_bot_turns"),
+    ),
+    (
+        "celery.worker.strategy",
+        "Task %(name)s[%(id)s] received",
+        {"name": "gameplay.tasks.watch_bot_turns", "id": "1"},
+    ),
+    (
+        "celery.app.trace",
+        "Task %(name)s[%(id)s] succeeded in %(runtime)ss: %(return_value)s",
+        {
+            "name": "gameplay.tasks.watch_bot_turns",
+            "id": "1",
+            "runtime": 0.01,
+            "return_value": None,
+        },
+    ),
+]
+
+
+@pytest.mark.parametrize(("logger", "message", "args"), WATCHDOG_LINES)
+def test_the_watchdogs_routine_lines_are_not_logged_at_info(logger, message, args):
+    logging.getLogger(logger).setLevel(logging.INFO)
+
+    assert not routine_filter().filter(celery_record(logger, message, args))
+
+
+@pytest.mark.parametrize(("logger", "message", "args"), WATCHDOG_LINES)
+def test_the_watchdogs_routine_lines_are_there_at_debug(logger, message, args):
+    logging.getLogger(logger).setLevel(logging.DEBUG)
+    try:
+        record = celery_record(logger, message, args)
+        assert routine_filter().filter(record)
+        assert record.levelname == "DEBUG"
+        assert "watch" in record.getMessage()
+    finally:
+        logging.getLogger(logger).setLevel(logging.NOTSET)
+
+
+def test_a_bot_moves_task_lines_stay_at_info():
+    logging.getLogger("celery.app.trace").setLevel(logging.INFO)
+    record = celery_record(
+        "celery.app.trace",
+        "Task %(name)s[%(id)s] succeeded in %(runtime)ss: %(return_value)s",
+        {"name": "gameplay.tasks.play_bot_turn", "id": "2", "runtime": 0.2, "return_value": None},
+    )
+
+    assert routine_filter().filter(record)
+    assert record.levelname == "INFO"
+
+
+def test_the_console_log_applies_the_routine_task_filter():
+    from django.conf import settings
+
+    assert "routine_tasks" in settings.LOGGING["handlers"]["console"]["filters"]

@@ -66,3 +66,12 @@ def test_the_image_gets_no_test_or_bench_tool_nor_the_development_server():
     tools |= {"locust", "factory-boy", "uv", "import-linter", "daphne"}
     assert tools.isdisjoint(base)
     assert all(dev[name] == version for name, version in base.items())
+
+
+def test_the_image_gets_brotli_for_the_static_files_brotli_copies():
+    # Without the module servestatic writes only gzip copies; in development it came only with a
+    # benchmark tool, so the image had none.
+    from servestatic import compress
+
+    assert "brotli" in pinned("base.txt")
+    assert compress.brotli is not None
