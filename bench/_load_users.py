@@ -2,35 +2,70 @@
 
 Started by bench/load.py (the underscore keeps `make bench` from running it alone), which
 seeds the tournament and passes its plan (a JSON file named by the LOAD_PLAN environment
-variable): the tournament id and, per table, the API tokens of two of its players and the score
-sheet to send.
+variable): the tournament id, how many viewers of each kind, and per table the API tokens of two
+of its players and the score sheet to send.
+
+Two kinds of viewers: those whose page keeps the standings socket open (web/consumers.py), as
+a current browser does, and those that poll once a second, as the page does when the socket
+cannot open. The socket viewers speak the websocket protocol through wsproto (sans-IO, so it
+runs on Locust's gevent sockets) with permessage-deflate offered, as browsers offer it. What
+they measure is reported as requests of type "WS": opening the socket (the handshake), the
+catch-up a socket opened on older standings gets, and how long after its snapshot was stored a
+pushed table arrives. When Locust quits it writes which version each viewer shows to the file
+LOAD_SHOWN names (bench/load.py compares it with the latest snapshot).
 """
 
+import contextlib
 import json
 import os
 import random
 import re
+import socket
+import time
+import zlib
+from urllib.parse import urlsplit
 
 from gevent.lock import Semaphore
-from locust import FastHttpUser, constant, task
+from locust import FastHttpUser, constant, events, task
 from locust.exception import StopUser
+from wsproto import ConnectionType, WSConnection
+from wsproto.events import (
+    AcceptConnection,
+    BytesMessage,
+    CloseConnection,
+    Ping,
+    RejectConnection,
+    Request,
+    TextMessage,
+)
+from wsproto.extensions import PerMessageDeflate
 
 PLAN = json.loads(open(os.environ["LOAD_PLAN"], encoding="utf-8").read())  # noqa: SIM115
 VERSION = re.compile(r'standings/live/\?version=([0-9]*)"')
+BLOCK_VERSION = re.compile(rb'data-standings-version="([0-9]*)"')
+COMPUTED_AT = re.compile(rb'data-computed-at="([0-9.]+)"')
 START_WINDOW = float(PLAN.get("submit_window_seconds", 30))
+# How long a socket viewer stays before the phone reloads the page or, woken from sleep, opens
+# the socket again (exponential, this mean).
+DWELL_SECONDS = float(PLAN.get("socket_dwell_seconds", 60))
+
+# The version each viewer shows, by viewer: written out when Locust quits.
+SHOWN: dict[int, tuple[str, str]] = {}
 
 _tables = list(PLAN["tables"])
 _tables_lock = Semaphore()
 
 
 class StandingsReader(FastHttpUser):
-    """A phone on the standings page: loads it, then polls once a second like the page does."""
+    """A phone on the standings page without the socket: loads it, then polls once a second
+    like the page does."""
 
-    fixed_count = PLAN["readers"]
+    fixed_count = PLAN.get("pollers", PLAN.get("readers", 0))
     wait_time = constant(1)
 
     def on_start(self) -> None:
         self.version = self._version_of(self._get("/standings/", "standings page"))
+        SHOWN[id(self)] = ("poll", self.version)
 
     def _get(self, suffix: str, name: str, expect=(200,)) -> str:
         path = f"/tournaments/{PLAN['tournament']}{suffix}"
@@ -54,10 +89,194 @@ class StandingsReader(FastHttpUser):
         )
         if html:
             self.version = self._version_of(html)
+            SHOWN[id(self)] = ("poll", self.version)
 
     @task(1)
     def reload(self) -> None:
         self.version = self._version_of(self._get("/standings/", "standings page"))
+        SHOWN[id(self)] = ("poll", self.version)
+
+
+def report(name: str, started: float, *, length: int = 0, exception=None) -> None:
+    """One measurement of the socket viewers, as Locust records a request."""
+    events.request.fire(
+        request_type="WS",
+        name=name,
+        response_time=(time.perf_counter() - started) * 1000,
+        response_length=length,
+        exception=exception,
+        context={},
+    )
+
+
+def report_ms(name: str, milliseconds: float, *, length: int = 0) -> None:
+    events.request.fire(
+        request_type="WS",
+        name=name,
+        response_time=milliseconds,
+        response_length=length,
+        exception=None,
+        context={},
+    )
+
+
+class SocketClosed(Exception):
+    """The server closed the standings socket (or the connection broke)."""
+
+
+class StandingsSocket:
+    """A browser's websocket to the standings, on a plain (gevent) socket with wsproto."""
+
+    def __init__(self, base_url: str, path: str) -> None:
+        address = urlsplit(base_url)
+        self.sock = socket.create_connection((address.hostname, address.port), timeout=10)
+        self.ws = WSConnection(ConnectionType.CLIENT)
+        self.pending: list[bytes] = []
+        request = Request(
+            host=address.netloc,
+            target=path,
+            extra_headers=[(b"origin", f"{address.scheme}://{address.netloc}".encode())],
+            extensions=[PerMessageDeflate()],
+        )
+        self.sock.sendall(self.ws.send(request))
+        while True:
+            for event in self._events():
+                if isinstance(event, AcceptConnection):
+                    return
+                if isinstance(event, RejectConnection):
+                    raise SocketClosed(f"refused with status {event.status_code}")
+
+    def _events(self):
+        data = self.sock.recv(65536)
+        if not data:
+            raise SocketClosed("connection closed")
+        self.ws.receive_data(data)
+        return list(self.ws.events())
+
+    def frames(self, timeout: float):
+        """The whole binary messages received within `timeout` seconds (maybe none)."""
+        self.sock.settimeout(max(0.01, timeout))
+        try:
+            events_ = self._events()
+        except TimeoutError:
+            return []
+        except OSError as error:
+            raise SocketClosed(str(error)) from error
+        messages = []
+        for event in events_:
+            if isinstance(event, Ping):
+                self.sock.sendall(self.ws.send(event.response()))
+            elif isinstance(event, CloseConnection):
+                raise SocketClosed(f"closed by the server: {event.code}")
+            elif isinstance(event, BytesMessage):
+                self.pending.append(bytes(event.data))
+                if event.message_finished:
+                    messages.append(b"".join(self.pending))
+                    self.pending = []
+            elif isinstance(event, TextMessage):
+                messages.append(event.data.encode("utf-8"))
+        return messages
+
+    def close(self) -> None:
+        # The socket may be gone already; closing it is all that is left to do.
+        with contextlib.suppress(Exception):
+            self.sock.sendall(self.ws.send(CloseConnection(code=1000)))
+        self.sock.close()
+
+
+class StandingsSocketViewer(FastHttpUser):
+    """A phone on the standings page with the socket open: loads the page, opens the socket,
+    and shows each table pushed to it. Now and then the phone reloads the page or, woken from
+    sleep, opens the socket again with the version it shows (the server sends what it missed)."""
+
+    fixed_count = PLAN.get("socket_viewers", 0)
+    wait_time = constant(0)
+
+    def on_start(self) -> None:
+        self.socket: StandingsSocket | None = None
+        self.version = ""
+        self.load_page()
+        self.open_socket()
+
+    def on_stop(self) -> None:
+        if self.socket is not None:
+            self.socket.close()
+
+    def load_page(self) -> None:
+        path = f"/tournaments/{PLAN['tournament']}/standings/"
+        with self.client.get(path, name="standings page", catch_response=True) as response:
+            if response.status_code != 200:
+                response.failure(f"status {response.status_code}")
+                return
+            found = VERSION.search(response.text or "")
+            self.version = found.group(1) if found else ""
+        SHOWN[id(self)] = ("socket", self.version)
+
+    def open_socket(self) -> None:
+        path = f"/ws/tournaments/{PLAN['tournament']}/standings/?version={self.version}"
+        self.opened_at = time.time()
+        started = time.perf_counter()
+        try:
+            self.socket = StandingsSocket(self.host, path)
+        except (OSError, SocketClosed) as error:
+            self.socket = None
+            report("standings socket open", started, exception=error)
+            return
+        report("standings socket open", started)
+        self.open_started = started
+
+    def show(self, frame: bytes) -> None:
+        html = zlib.decompress(frame, wbits=31)
+        found = BLOCK_VERSION.search(html)
+        computed = COMPUTED_AT.search(html)
+        if found is None:
+            return
+        self.version = found.group(1).decode()
+        SHOWN[id(self)] = ("socket", self.version)
+        stored_at = float(computed.group(1)) if computed else 0.0
+        if stored_at < self.opened_at:
+            # Stored before this socket opened: the catch-up of a page that was behind.
+            report("standings socket catch-up", self.open_started, length=len(frame))
+        else:
+            report_ms(
+                "standings push (stored to shown)",
+                (time.time() - stored_at) * 1000,
+                length=len(frame),
+            )
+
+    @task
+    def watch(self) -> None:
+        until = time.monotonic() + random.expovariate(1 / DWELL_SECONDS)
+        while self.socket is not None and time.monotonic() < until:
+            try:
+                for frame in self.socket.frames(until - time.monotonic()):
+                    self.show(frame)
+            except SocketClosed as error:
+                events.request.fire(
+                    request_type="WS",
+                    name="standings socket dropped",
+                    response_time=0,
+                    response_length=0,
+                    exception=error,
+                    context={},
+                )
+                self.socket = None
+        if self.socket is not None:
+            self.socket.close()
+            self.socket = None
+        if random.random() < 0.5:
+            self.load_page()
+        self.open_socket()
+        if self.socket is None:
+            time.sleep(1)  # the page polls meanwhile; here it just tries again
+
+
+@events.quitting.add_listener
+def _write_shown(environment, **kwargs) -> None:
+    target = os.environ.get("LOAD_SHOWN")
+    if target:
+        with open(target, "w", encoding="utf-8") as handle:
+            json.dump(list(SHOWN.values()), handle)
 
 
 class TableSubmitter(FastHttpUser):

@@ -1,4 +1,4 @@
-"""ASGI entry point: Django's pages over HTTP and the live tables' websockets."""
+"""ASGI entry point: Django's pages over HTTP, the live tables' and the standings' websockets."""
 
 import os
 
@@ -13,7 +13,8 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
 from core.websocket_origin import SameOriginValidator  # noqa: E402
-from gameplay.routing import websocket_urlpatterns  # noqa: E402
+from gameplay.routing import websocket_urlpatterns as game_routes  # noqa: E402
+from web.routing import websocket_urlpatterns as standings_routes  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
@@ -21,6 +22,8 @@ application = ProtocolTypeRouter(
         # Sessions identify the seat; the origin check keeps other sites' pages (another port
         # or scheme of the same host included) from acting with a player's cookies: websockets
         # have no CSRF token.
-        "websocket": SameOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+        "websocket": SameOriginValidator(
+            AuthMiddlewareStack(URLRouter([*game_routes, *standings_routes]))
+        ),
     }
 )

@@ -10,10 +10,13 @@ Three things are kept (Redis in production, shared by every web process and work
 - rendered blocks: the standings table of one snapshot in one language with one set of columns.
   A snapshot never changes once stored, so a block is rendered once (by a worker right after the
   snapshot, or by the first request) while the others wait for it or ask again a second later.
+  Beside each block its gzip, compressed once for every standings socket that is sent it
+  (web/consumers.py): a thousand sockets then cost one compression, not a thousand.
 """
 
 from __future__ import annotations
 
+import gzip
 from typing import Any
 
 from django.core.cache import cache
@@ -76,4 +79,15 @@ def claim_render(key: str) -> bool:
 
 
 def store_block(key: str, html: str) -> None:
+    """Keep the block and its gzip (the gzip first: whoever finds the block finds both)."""
+    cache.set(_compressed_key(key), gzip.compress(html.encode("utf-8"), mtime=0), BLOCK_SECONDS)
     cache.set(key, html, BLOCK_SECONDS)
+
+
+def _compressed_key(key: str) -> str:
+    return f"{key}:gzip"
+
+
+def compressed_block(key: str) -> bytes | None:
+    """The gzip of a rendered block (`block_key`), if kept."""
+    return cache.get(_compressed_key(key))

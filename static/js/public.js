@@ -1,6 +1,7 @@
 /* Public pages: the wall screen's paging and the "find a player" filter of a round's tables.
    Plain JavaScript with no dependencies; the pages work without it (the wall then scrolls and
-   the filter stays hidden). Live updates are htmx's job (hx-get polling in the templates). */
+   the filter stays hidden). Live updates are htmx's job (hx-get polling in the templates), and the
+   standings socket's where it opens (a public tournament's standings page and wall screen). */
 (function () {
   "use strict";
 
@@ -161,16 +162,155 @@
   // A block marked data-poll-while-visible asks for news only while its tab is shown: hidden
   // phones and background tabs cost the server nothing. (htmx's "[...]" trigger filter would
   // do this with eval, which the Content-Security-Policy forbids.)
+  //
+  // While the standings socket is open the polls are not needed: the standings block's are
+  // skipped, the wall's (data-poll-slow-while-live: it also shows the tables and the clock,
+  // which the socket does not push) run every WALL_SLOW_POLL_MS only.
+  const WALL_SLOW_POLL_MS = 10000;
+  let lastSlowPoll = 0;
+
+  const standings = {
+    live: false,
+    // The wall's next request is the one a pushed notice asked for: never skipped.
+    forced: false,
+    retry: 1000,
+    queue: Promise.resolve(),
+  };
+
   document.addEventListener("htmx:beforeRequest", function (event) {
     var element = event.detail && event.detail.elt;
-    if (
-      element &&
-      element.hasAttribute("data-poll-while-visible") &&
-      document.visibilityState !== "visible"
-    ) {
-      event.preventDefault();
+    if (!element) {
+      return;
+    }
+    if (element.hasAttribute("data-poll-while-visible")) {
+      if (document.visibilityState !== "visible" || standings.live) {
+        event.preventDefault();
+      }
+    } else if (element.hasAttribute("data-poll-slow-while-live") && standings.live) {
+      if (standings.forced) {
+        standings.forced = false;
+      } else if (Date.now() - lastSlowPoll < WALL_SLOW_POLL_MS) {
+        event.preventDefault();
+        return;
+      }
+      lastSlowPoll = Date.now();
     }
   });
+
+  // ------------------------------------------------------------------ standings socket
+  // [data-standings-socket] names the socket (web/consumers.py). It sends the gzip of the new
+  // standings block once per snapshot (binary frames), or with data-standings-notice a small
+  // JSON notice after which the wall fetches its own screen. If the socket cannot open or
+  // drops, the polls above run again as before; it is opened again after a pause that grows
+  // (1 s to 30 s, with some randomness so that a restarted server is not asked by every phone
+  // at once), telling the version shown so that it sends what was missed. Browsers without
+  // DecompressionStream only poll.
+
+  function versionNumber(text) {
+    const number = parseInt(text, 10);
+    return Number.isFinite(number) ? number : -1;
+  }
+
+  function standingsBlock(holder) {
+    return holder.querySelector("#standings-live");
+  }
+
+  function shownVersion(holder) {
+    const block = standingsBlock(holder);
+    return block ? block.getAttribute("data-standings-version") || "" : "";
+  }
+
+  function showPushedBlock(holder, html) {
+    const block = standingsBlock(holder);
+    const template = document.createElement("template");
+    template.innerHTML = html;
+    const pushed = template.content.querySelector("#standings-live");
+    if (!block || !pushed) {
+      return;
+    }
+    // A poll may have brought a newer table while this one was on its way.
+    if (
+      versionNumber(pushed.getAttribute("data-standings-version")) <=
+      versionNumber(block.getAttribute("data-standings-version"))
+    ) {
+      return;
+    }
+    window.htmx.swap(block, html, { swapStyle: "outerHTML" });
+  }
+
+  function gunzip(blob) {
+    const stream = blob.stream().pipeThrough(new DecompressionStream("gzip"));
+    return new Response(stream).text();
+  }
+
+  function openStandingsSocket(holder) {
+    const notice = holder.hasAttribute("data-standings-notice");
+    const scheme = window.location.protocol === "https:" ? "wss://" : "ws://";
+    let url = scheme + window.location.host + holder.getAttribute("data-standings-socket");
+    url += "?version=" + encodeURIComponent(notice ? "" : shownVersion(holder));
+    if (notice) {
+      url += "&notice=1";
+    }
+    let socket;
+    try {
+      socket = new WebSocket(url);
+    } catch (error) {
+      return;
+    }
+    socket.binaryType = "blob";
+    socket.addEventListener("open", function () {
+      standings.live = true;
+      standings.retry = 1000;
+      holder.setAttribute("data-standings-live", "open");
+    });
+    socket.addEventListener("message", function (event) {
+      if (typeof event.data === "string") {
+        let message = null;
+        try {
+          message = JSON.parse(event.data);
+        } catch (error) {
+          return;
+        }
+        const wallLive = document.querySelector("[data-poll-slow-while-live]");
+        if (message && message.type === "standings" && wallLive) {
+          standings.forced = true;
+          window.htmx.trigger(wallLive, "standings-pushed");
+        }
+        return;
+      }
+      // In order: a table decompressed late must not replace a newer one.
+      standings.queue = standings.queue
+        .then(function () {
+          return gunzip(event.data);
+        })
+        .then(function (html) {
+          showPushedBlock(holder, html);
+        })
+        .catch(function () {});
+    });
+    socket.addEventListener("close", function () {
+      standings.live = false;
+      holder.setAttribute("data-standings-live", "closed");
+      const pause = standings.retry * (0.5 + Math.random());
+      standings.retry = Math.min(standings.retry * 2, 30000);
+      window.setTimeout(function () {
+        openStandingsSocket(holder);
+      }, pause);
+    });
+  }
+
+  function startStandingsSocket() {
+    const holder = document.querySelector("[data-standings-socket]");
+    if (
+      !holder ||
+      !window.htmx ||
+      typeof window.WebSocket !== "function" ||
+      typeof window.DecompressionStream !== "function"
+    ) {
+      return;
+    }
+    openStandingsSocket(holder);
+  }
 
   // ------------------------------------------------------------------ find a player
   function startFindPlayer() {
@@ -204,5 +344,6 @@
   document.addEventListener("DOMContentLoaded", function () {
     startWall();
     startFindPlayer();
+    startStandingsSocket();
   });
 })();

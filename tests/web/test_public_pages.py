@@ -484,11 +484,11 @@ def test_csv_quotes_names_with_commas_and_quotes(client, director, finish_round)
 def test_prerendered_standings_are_served_in_each_language_without_rendering(
     client, director, finish_round, django_assert_max_num_queries
 ):
-    from web.views.public import standings_prerender
+    from web.presenters.live_standings import live_prerender
 
     tournament = make_tournament(director)
     finish_round(publish_next_round(director, tournament))
-    standings_prerender(tournament.pk)
+    live_prerender(tournament.pk)
     live = reverse("public-standings-live", args=[tournament.pk])
 
     # The tournament and the latest version; no snapshot rows, no rendering.

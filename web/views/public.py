@@ -11,14 +11,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.conf import settings
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
-from django.template.loader import render_to_string
-from django.utils import translation
-from django.utils.safestring import mark_safe
-from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.gzip import gzip_page
@@ -38,6 +33,7 @@ from web.presenters.csv_files import (
     csv_separator,
     default_csv_separator,
 )
+from web.presenters.live_standings import columns_text, live_html, live_key, version_text
 from web.presenters.numbers import plain_number
 from web.presenters.rule_options import placement_points_lines, rule_option_lines
 from web.presenters.standings import (
@@ -156,7 +152,7 @@ def standings(request: HttpRequest, tournament_id: int) -> HttpResponse:
     context = _tournament_context(
         tournament,
         current_round=selectors.latest_round_public(tournament),
-        standings_live=_standings_live_html(request, tournament, latest),
+        standings_live=live_html(request, tournament, latest),
         csv_separators=CSV_SEPARATOR_CHOICES,
         csv_separator=default_csv_separator(),
     )
@@ -177,80 +173,22 @@ def standings_live(request: HttpRequest, tournament_id: int) -> HttpResponse:
     if state is not None:
         if shown == state["latest"]:
             return HttpResponse(status=204)
-        html = standings_cache.block(_live_key(tournament_id, state["latest"], state["columns"]))
+        html = standings_cache.block(live_key(tournament_id, state["latest"], state["columns"]))
         if html is not None:
             return HttpResponse(html)
     tournament = _visible_tournament(request, tournament_id)
     latest = scoring_selectors.standings_latest_version(tournament)
-    latest_text = _version_text(latest)
+    latest_text = version_text(latest)
     if tournament.is_public:
         standings_cache.remember_poll_state(
-            tournament_id, latest=latest_text, columns=_columns_text(tournament)
+            tournament_id, latest=latest_text, columns=columns_text(tournament)
         )
     if shown == latest_text:
         return HttpResponse(status=204)
-    html = _standings_live_html(request, tournament, latest, wait=False)
+    html = live_html(request, tournament, latest, wait=False)
     if html is None:
         return HttpResponse(status=204)  # being rendered by another request: next poll has it
     return HttpResponse(html)
-
-
-def standings_prerender(tournament_id: int) -> None:
-    """The live standings block of the latest snapshot, rendered into the cache in every
-    language (web.tasks.prerender_standings)."""
-    tournament = Tournament.objects.filter(pk=tournament_id).first()
-    if tournament is None:
-        return
-    latest = scoring_selectors.standings_latest_version(tournament)
-    for language, _name in settings.LANGUAGES:
-        with translation.override(language):
-            _standings_live_html(None, tournament, latest, wait=True)
-
-
-def _version_text(version: int | None) -> str:
-    return "" if version is None else str(version)
-
-
-def _columns_text(tournament: Tournament) -> str:
-    """What the rendered block depends on besides the snapshot: its columns and the order of
-    ranking written under it (which may end in the random draw, a column of none)."""
-    columns = ",".join(column.key for column in standings_columns(tournament))
-    return f"{columns}|{','.join(tournament.standings_precedence)}"
-
-
-def _live_key(tournament_id: int, version_text: str, columns: str) -> str:
-    """The cache key of a rendered standings block in the active language."""
-    return standings_cache.block_key(tournament_id, version_text, columns, get_language())
-
-
-def _standings_live_html(
-    request: HttpRequest | None, tournament: Tournament, version: int | None, *, wait: bool = True
-) -> str | None:
-    """The live standings block, rendered once per snapshot, language and set of columns.
-
-    A snapshot never changes once stored, so the block is kept in the cache (Redis, shared by
-    every web process, in production): when a result lands, hundreds of phones ask for the new
-    standings within a second, and only one of them renders it (or a worker did already). With
-    `wait=False` the others get None while that one is at it (a poll then answers "nothing new
-    yet" and asks again).
-    """
-    columns = _columns_text(tournament)
-    key = _live_key(tournament.pk, _version_text(version), columns)
-    html = standings_cache.block(key)
-    if html is not None:
-        return mark_safe(html)  # noqa: S308 - rendered by our own template, escaped there
-    if not standings_cache.claim_render(key) and not wait:
-        return None
-    snapshot = scoring_selectors.standings_latest(tournament)
-    context = {
-        "tournament": tournament,
-        "standings": standings_table(tournament, snapshot),
-        "ranking_order": ranking_order_text(tournament),
-    }
-    html = render_to_string("public/_standings_live.html", context, request=request)
-    stored = _version_text(snapshot.version if snapshot is not None else None)
-    standings_cache.store_block(_live_key(tournament.pk, stored, columns), html)
-    return mark_safe(html)  # noqa: S308 - rendered by our own template, escaped there
 
 
 def _wall_seconds(request: HttpRequest) -> int:
