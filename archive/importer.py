@@ -202,7 +202,6 @@ class _Reader:
             name=item.name,
             date=item.date,
             status=item.status,
-            rated=item.rated,
             seed=item.seed,
             results_version=item.results_version,
             created_at=item.created_at,

@@ -69,6 +69,8 @@ OPTION_FIELDS = (
     "placement_points",
     "quick_results_allowed",
     "is_public",
+    # Whether its results change the players' ratings (the seasons app computes them).
+    "rated",
 )
 EDITABLE_FIELDS = ("name", "date", *OPTION_FIELDS)
 

@@ -16,6 +16,7 @@ from django.utils.translation import pgettext_lazy
 from core.i18n import translate
 from rules import DEFAULT_RULES
 from rules.options import BID_CAPS
+from seasons.models import Season
 from standings.ranking import MAX_PLACEMENT_POINTS, METRIC_REGISTRY
 from tournaments.models import (
     Club,
@@ -127,6 +128,7 @@ PLAIN_FIELDS = (
     "name",
     "date",
     "is_public",
+    "rated",
     "rounds_planned",
     "table_size",
     "bots_allowed",
@@ -149,6 +151,19 @@ class TournamentForm(DirectorForm):
         label=_("Public: everyone can see the draw, the results and the standings"),
         required=False,
         initial=True,
+    )
+    rated = forms.BooleanField(
+        label=_("Rated: its results change the players' ratings"),
+        help_text=_("Leave it unticked for practice or handicap events."),
+        required=False,
+        initial=True,
+    )
+    season = forms.ModelChoiceField(
+        queryset=Season.objects.none(),
+        required=False,
+        label=_("Season"),
+        empty_label=pgettext_lazy("no season", "—"),
+        help_text=_("The club's season this tournament counts in, if any."),
     )
     rounds_planned = forms.IntegerField(label=_("Number of rounds"), initial=5)
     table_size = forms.ChoiceField(
@@ -191,6 +206,10 @@ class TournamentForm(DirectorForm):
                 self.fields["club"].initial = clubs[0]
                 self.fields["club"].disabled = True
                 self.fields["club"].widget = forms.HiddenInput()
+        season_clubs = [tournament.club_id] if tournament is not None else list(clubs or [])
+        self.fields["season"].queryset = Season.objects.filter(club__in=season_clubs)
+        if tournament is not None:
+            self.initial["season"] = tournament.season_id
         metrics = [("", pgettext_lazy("no metric", "—"))] + [
             (metric.key, translate(metric.name)) for metric in RANKING_METRICS
         ]
@@ -256,7 +275,8 @@ class TournamentForm(DirectorForm):
 
     # ------------------------------------------------------------------ groups for the template
     def general_fields(self):
-        return [self[name] for name in ("name", "date", "is_public") if name in self.fields]
+        names = ("name", "date", "is_public", "rated", "season")
+        return [self[name] for name in names if name in self.fields]
 
     def format_bound_fields(self):
         names = (

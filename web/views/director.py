@@ -15,6 +15,7 @@ from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import transaction
 from django.db.models import Count, Q
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -37,6 +38,7 @@ from gameplay.models import LiveGame
 from scoring import selectors as scoring_selectors
 from scoring import services as scoring_services
 from scoring.models import ResultVersion, TableResult
+from seasons import services as season_services
 from tournaments import selectors, services
 from tournaments.models import BotLevel, Club, Player, Registration, Round, Table, Tournament
 from tournaments.names import person_name as person_name_typed
@@ -127,9 +129,16 @@ def tournament_create(request: HttpRequest) -> HttpResponse:
     form = TournamentForm(request.POST or None, clubs=clubs)
     if request.method == "POST" and form.is_valid():
         try:
-            tournament = services.tournament_create(
-                actor=request.user, club=form.cleaned_data["club"], **form.options()
-            )
+            with transaction.atomic():
+                tournament = services.tournament_create(
+                    actor=request.user, club=form.cleaned_data["club"], **form.options()
+                )
+                if form.cleaned_data.get("season") is not None:
+                    season_services.tournament_season_set(
+                        actor=request.user,
+                        tournament=tournament,
+                        season=form.cleaned_data["season"],
+                    )
         except ValidationError as error:
             form.add_service_error(error)
         else:
@@ -149,7 +158,15 @@ def tournament_edit(request: HttpRequest, pk: int) -> HttpResponse:
     form = TournamentForm(request.POST or None, tournament=tournament)
     if request.method == "POST" and form.is_valid():
         try:
-            services.tournament_update(actor=request.user, tournament=tournament, **form.changes())
+            with transaction.atomic():
+                services.tournament_update(
+                    actor=request.user, tournament=tournament, **form.changes()
+                )
+                season = form.cleaned_data.get("season")
+                if (season.pk if season else None) != tournament.season_id:
+                    season_services.tournament_season_set(
+                        actor=request.user, tournament=tournament, season=season
+                    )
         except ValidationError as error:
             form.add_service_error(error)
         else:
