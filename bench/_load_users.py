@@ -45,6 +45,8 @@ VERSION = re.compile(r'standings/live/\?version=([0-9]*)"')
 BLOCK_VERSION = re.compile(rb'data-standings-version="([0-9]*)"')
 COMPUTED_AT = re.compile(rb'data-computed-at="([0-9.]+)"')
 START_WINDOW = float(PLAN.get("submit_window_seconds", 30))
+# The tables start sending this long after Locust started (once every viewer is there).
+SUBMIT_AT = time.time() + float(PLAN.get("submit_after_seconds", 0))
 # How long a socket viewer stays before the phone reloads the page or, woken from sleep, opens
 # the socket again (exponential, this mean).
 DWELL_SECONDS = float(PLAN.get("socket_dwell_seconds", 60))
@@ -289,7 +291,7 @@ class TableSubmitter(FastHttpUser):
         with _tables_lock:
             self.table = _tables.pop() if _tables else None
         # Tables finish over the run, not all in the first second.
-        self.delay = random.uniform(0, START_WINDOW)
+        self.delay = max(0.0, SUBMIT_AT - time.time()) + random.uniform(0, START_WINDOW)
 
     @task
     def submit_and_confirm(self) -> None:

@@ -18,9 +18,10 @@ database (every table has exactly one stored version, confirmed) and which stand
 viewer shows at the end. Prints one JSON line.
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/thousand_one python bench/load.py
-        [--viewers 1000] [--pollers 100] [--socket-dwell 60] [--seconds 60] [--web-workers 3]
+        [--viewers 1000] [--pollers 100] [--socket-dwell 60] [--seconds 60] [--ramp 30]
+        [--web-workers 3]
 
-`--viewers 200 --pollers 200` is the earlier measurement (every phone polling).
+`--viewers 200 --pollers 200 --ramp 10` is the earlier measurement (every phone polling).
 """
 
 import argparse
@@ -41,7 +42,6 @@ from tests.integration.stack import Stack  # noqa: E402
 GOALS = {"standings_p95_ms": 100.0, "failures": 0}
 PLAYERS = 200
 ROUNDS_PLAYED = 2
-RAMP_SECONDS = 10
 POLL_NAMES = ("standings live poll", "standings live poll (new standings)")
 # The kinds of standings requests the goal is about (the push's delay is not a request: it is
 # reported beside them).
@@ -111,7 +111,10 @@ def seed(args) -> dict:
         "pollers": args.pollers,
         "socket_viewers": args.viewers - args.pollers,
         "socket_dwell_seconds": args.socket_dwell,
-        "submit_window_seconds": RAMP_SECONDS + args.seconds / 2,
+        # The tables send their results once every viewer is there, over the first half of the
+        # measured time, so that the last snapshot is pushed well before the end.
+        "submit_after_seconds": args.ramp,
+        "submit_window_seconds": args.seconds / 2,
         "tables": tables,
     }
 
@@ -142,6 +145,8 @@ def main() -> None:
     parser.add_argument("--viewers", type=int, default=1000)
     parser.add_argument("--pollers", type=int, default=100)
     parser.add_argument("--socket-dwell", type=float, default=60.0)
+    # The phones arrive over this many seconds (Locust's spawn rate), not in one instant.
+    parser.add_argument("--ramp", type=int, default=30)
     parser.add_argument("--seconds", type=int, default=60)
     parser.add_argument("--web-workers", type=int, default=3)
     args = parser.parse_args()
@@ -198,13 +203,14 @@ def main() -> None:
                     stack.base_url,
                     "--users",
                     str(users),
-                    # Phones arrive over ten seconds, not in one instant; the statistics start
-                    # once everybody is there (--reset-stats), the run then lasts --seconds.
+                    # Phones arrive over --ramp seconds, not in one instant; the statistics
+                    # start once everybody is there (--reset-stats), the run then lasts
+                    # --seconds.
                     "--spawn-rate",
-                    str(max(1, users // RAMP_SECONDS)),
+                    str(max(1, users // args.ramp)),
                     "--reset-stats",
                     "--run-time",
-                    f"{args.seconds + RAMP_SECONDS}s",
+                    f"{args.seconds + args.ramp}s",
                     "--csv",
                     prefix,
                     "--only-summary",
@@ -292,9 +298,13 @@ def final_standings(tournament_id: int, shown: list) -> dict:
     )
     counts: dict = {"latest_version": latest}
     for kind, version in shown:
-        counts.setdefault(kind, {"viewers": 0, "showing_latest": 0})
+        counts.setdefault(kind, {"viewers": 0, "showing_latest": 0, "others": {}})
         counts[kind]["viewers"] += 1
-        counts[kind]["showing_latest"] += version == str(latest)
+        if version == str(latest):
+            counts[kind]["showing_latest"] += 1
+        else:
+            others = counts[kind]["others"]
+            others[version] = others.get(version, 0) + 1
     return counts
 
 

@@ -98,10 +98,30 @@ class BlockMemo:
 blocks = BlockMemo()
 
 
+def kept_public_state(tournament_id: int) -> LiveState | None:
+    """`public_state` from the cache only (None: not kept, or not public)."""
+    kept = standings_cache.poll_state(tournament_id)
+    if kept is None:
+        return None
+    return LiveState(tournament_id, kept["latest"], kept["columns"], public=True)
+
+
 def public_state(tournament_id: int) -> LiveState | None:
-    """The tournament's latest block if it is public (the only ones with a socket), else None."""
+    """The tournament's latest block if it is public (the only ones with a socket), else None.
+
+    Kept for a second as the standings polls keep it (scoring.standings_cache.poll_state, only
+    ever kept for a public tournament): when a thousand phones open the page, most sockets
+    open without a database query.
+    """
+    kept = kept_public_state(tournament_id)
+    if kept is not None:
+        return kept
     tournament = Tournament.objects.filter(pk=tournament_id, is_public=True).first()
-    return None if tournament is None else live_state(tournament)
+    if tournament is None:
+        return None
+    state = live_state(tournament)
+    standings_cache.remember_poll_state(tournament_id, latest=state.version, columns=state.columns)
+    return state
 
 
 def shown_version(scope: dict) -> tuple[str, bool]:
@@ -136,7 +156,10 @@ class StandingsConsumer(AsyncWebsocketConsumer):
         # Join before reading the latest version, so that no snapshot after the read is missed.
         await self.channel_layer.group_add(self.group, self.channel_name)
         self.joined = True
-        state = await database_sync_to_async(public_state)(self.tournament_id)
+        # The cache first, off the thread of the database calls, which page loads keep busy.
+        state = await sync_to_async(kept_public_state, thread_sensitive=False)(self.tournament_id)
+        if state is None:
+            state = await database_sync_to_async(public_state)(self.tournament_id)
         if state is None:
             await self.end(CLOSE_FORBIDDEN)
             return
