@@ -5,8 +5,10 @@
     action = bot.choose(state.observation(seat))   # an engine Action with its seat set
 
 Names: `random` (uniform legal action), `heuristic` (rule-based), `strong` (search over
-determinizations). Levels for tournaments: `easy` (heuristic), `normal` (strong), `hard` (strong
-with a larger search budget). A bot is deterministic for its seed and the observation.
+determinizations). Levels for tournaments: `easy` (heuristic), `normal` (strong, by playouts),
+`hard` (strong, every phase by exact solves in its sampled deals). `pimc`, the `hard` before
+issue 16 (playouts with a larger budget), stays a name for the arena's comparisons. A bot is
+deterministic for its seed and the observation.
 """
 
 from __future__ import annotations
@@ -17,19 +19,18 @@ from .random_bot import RandomBot
 from .strong import StrongBot
 
 LEVELS = {"easy": "heuristic", "normal": "normal", "hard": "hard"}
-# `exact`: every phase decided by exact solves in the sampled deals (issue 16), in the
-# arena until it is measured stronger than `hard`; no seat has it (seats take the LEVELS).
-BOT_NAMES = ("random", "heuristic", "strong", "easy", "normal", "hard", "exact")
+# `pimc`: the `hard` before issue 16, for the arena's comparisons; seats take the LEVELS.
+BOT_NAMES = ("random", "heuristic", "strong", "easy", "normal", "hard", "pimc")
 
 
 def make_bot(level_or_name: str, *, seed: int) -> Bot:
-    """A bot by name (random, heuristic, strong) or level (easy, normal, hard)."""
+    """A bot by name (random, heuristic, strong, pimc) or level (easy, normal, hard)."""
     name = level_or_name
     if name == "random":
         return RandomBot(seed=seed)
     if name in ("heuristic", "easy"):
         return HeuristicBot(seed=seed)
-    if name in ("strong", "normal", "hard", "exact"):
+    if name in ("strong", "normal", "hard", "pimc"):
         return StrongBot(seed=seed, level="normal" if name == "strong" else name)
     raise ValueError(f"unknown bot {level_or_name!r}; known: {', '.join(BOT_NAMES)}")
 

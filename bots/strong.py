@@ -106,6 +106,12 @@ class Budget:
     # card play with this many samples, bidding, giving and the contract with theirs; 0 for
     # playouts. Only with the solver's compiled core (the pure-Python one is too slow for a seat).
     exact_samples: int = 0
+    # Exact bidding: where the auction model makes another seat the declarer, his points are
+    # solved too (after the heuristic's gifts and contract, or his conceding) instead of
+    # played out by the rule-based policy, so that declaring and defending are valued alike.
+    exact_defence: bool = False
+    # Exact bidding: its own bid counts as made when the solved points come this close to it.
+    own_bid_margin: int = OWN_BID_MARGIN
 
 
 BUDGETS = {
@@ -120,7 +126,9 @@ BUDGETS = {
         infer=False,
         deadline=0.2,
     ),
-    "hard": Budget(
+    # Today's `hard` before issue 16, by playouts of the rule-based policy: the arena's `pimc`,
+    # kept to measure the exact `hard` against, and `hard` where the solver was not compiled.
+    "pimc": Budget(
         playouts=1600,
         min_samples=64,
         bid_samples=160,
@@ -132,16 +140,18 @@ BUDGETS = {
         deadline=0.6,
     ),
 }
-# `hard` with every phase by exact solves in fewer sampled deals (issue 16): the arena's `exact`,
-# measured against `hard` before it takes its place; not a level for seats yet.
-BUDGETS["exact"] = replace(
-    BUDGETS["hard"],
+# `hard` (issue 16): every phase by exact solves in fewer sampled deals, its other declarers
+# solved in the auction too. Where the solver's core was not compiled, `hard` is `pimc`.
+BUDGETS["hard"] = replace(
+    BUDGETS["pimc"],
     bid_samples=16,
     give_samples=8,
     give_candidates=3,
     contract_samples=24,
     exact_samples=24,
+    exact_defence=True,
 )
+FALLBACK = {"hard": "pimc"}
 
 
 # The scores of a finished deal: the search casts `DealState.scores` (None only while a deal goes
@@ -169,7 +179,11 @@ class StrongBot(Bot):
         self.level = level
         # A custom budget is for tests (a small search, or no deadline so that a slow machine
         # cannot change a decision); tournaments use the levels' budgets.
-        self.budget = budget or BUDGETS[level]
+        if budget is None:
+            budget = BUDGETS[level]
+            if budget.exact_samples and not solver.COMPILED:
+                budget = BUDGETS[FALLBACK[level]]
+        self.budget = budget
 
     def __repr__(self) -> str:
         return f"StrongBot(seed={self.seed}, level={self.level!r})"
@@ -308,7 +322,12 @@ class _Search:
                 marriages = child.marriage_points[declarer] + marriages_value(child.hands[declarer])
                 score = contract if _compared(state.rules, points) >= contract else -contract
                 value = _declarer_utility(score, points, marriages)
-                values.append(value if self.seat == declarer else -value / 2)
+                if self.seat != declarer:
+                    # A defender's own marriage is his score (the declarer's solve is blind
+                    # to it): declaring one on lead counts for him in full.
+                    mine = child.marriage_points[self.seat] - state.marriage_points[self.seat]
+                    value = mine - value / 2
+                values.append(value)
             if len(values) < len(candidates):
                 break
             for i, value in enumerate(values):
@@ -335,6 +354,7 @@ class _Search:
             others = {s: bid_limit(state.hands[s]) for s in active if s != seat}
             outcomes: dict[int, tuple[int, tuple[int, ...], int]] = {}
             own: tuple[int, int] | None = None
+            defences: dict[int, tuple[int, int, int]] = {}
             row: list[float] = []
             for limit in limits:
                 if self.overdue(done):
@@ -350,8 +370,15 @@ class _Search:
                         own = self.own_declaring(auction, low, top)
                     points, marriages = own
                     bid = auction.bid
-                    score = bid if _compared(rules, points) + OWN_BID_MARGIN >= bid else -bid
+                    made = _compared(rules, points) + self.budget.own_bid_margin >= bid
+                    score = bid if made else -bid
                     row.append(_declarer_utility(score, points, marriages))
+                    continue
+                if self.exact and self.budget.exact_defence:
+                    solved = defences.get(declarer)
+                    if solved is None:
+                        solved = defences[declarer] = _other_declaring(auction, low, top)
+                    row.append(-_defended(rules, auction, *solved) / 2)
                     continue
                 played = outcomes.get(declarer)
                 if played is None:
@@ -573,6 +600,39 @@ def _declare_and_play(state: DealState) -> tuple[int, Scores, int]:
     state = finish(state)
     points = state.won[declarer] + state.marriage_points[declarer]
     return points, cast(Scores, state.scores), planned
+
+
+def _other_declaring(state: DealState, low: int, high: int) -> tuple[int, int, int]:
+    """After an auction another seat won: his points solved exactly (within [low - EXACT_MARGIN,
+    high + EXACT_MARGIN]) after the heuristic's gifts, the marriages of the hand he keeps, and
+    the contract the heuristic would plan with it."""
+    declarer = state.declarer
+    state = state.clone()
+    recipients = [s for s in state.active if s != declarer]
+    _, group = best_gives(state.hands[declarer], 0, 2)[0]
+    for to, card in zip(recipients, group, strict=True):
+        state.step(A.GIVE + 24 * to + card)
+    hand = state.hands[declarer]
+    marriages = marriages_value(hand)
+    ceiling = state.rules.bid_ceiling(marriages)
+    planned = min(int((estimate_points(hand) - CONTRACT_MARGIN) // 5) * 5, ceiling)
+    state.step(A.CONTRACT + state.bid // 5)
+    points = _solve_declarer(state, low - EXACT_MARGIN, max(high, planned) + EXACT_MARGIN)
+    return points, marriages, planned
+
+
+def _defended(
+    rules: RuleSet, auction: DealState, points: int, marriages: int, planned: int
+) -> float:
+    """The declarer's utility (`_declarer_utility`) when the auction made another seat the
+    declarer, from his solved points: the contract he plans (at least the bid reached) made or
+    failed, or conceded where that costs him less."""
+    bid = auction.bid
+    contract = max(bid, planned)
+    score = contract if _compared(rules, points) >= contract else -contract
+    value = _declarer_utility(score, points, marriages)
+    conceded = (0 if auction.forced else -bid) - rules.concede_bonus
+    return max(value, float(conceded))
 
 
 def _maxn(state: DealState) -> DealState:

@@ -28,8 +28,8 @@ NO_DEADLINE = {
 }
 
 
-# The same with every phase decided by exact solves in its samples (the `exact` level).
-TINY_EXACT = dataclasses.replace(TINY, exact_samples=3)
+# The same with every phase decided by exact solves in its samples, as `hard` decides.
+TINY_EXACT = dataclasses.replace(TINY, exact_samples=3, exact_defence=True)
 
 
 def tiny_strong(seed: int = 0, *, exact: bool = False) -> StrongBot:

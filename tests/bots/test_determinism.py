@@ -36,7 +36,7 @@ def test_random_bot_depends_on_its_seed():
     assert a != b
 
 
-@pytest.mark.parametrize("level", ["normal", "exact"])
+@pytest.mark.parametrize("level", ["normal", "hard"])
 def test_strong_bot_is_deterministic(level):
     views = observations(8, 3)
     bot = StrongBot(seed=4, budget=NO_DEADLINE[level])

@@ -7,7 +7,13 @@ import pytest
 
 from bots import solver
 from bots.knowledge import Knowledge
-from bots.strong import StrongBot, _best_contract, _declarer_utility, _solve_declarer
+from bots.strong import (
+    StrongBot,
+    _best_contract,
+    _declarer_utility,
+    _defended,
+    _solve_declarer,
+)
 from rules import DealState, RuleSet
 from rules import actions as A
 from rules.deal import CONTRACT
@@ -76,3 +82,19 @@ def test_the_exact_level_concedes_a_deal_its_hand_cannot_make():
         bot = StrongBot(seed=checked, budget=TINY_EXACT)
         assert bot.choose_code(state.observation(state.to_act)) == A.CONCEDE
         checked += 1
+
+
+def test_another_declarer_in_the_auction_model_concedes_what_he_cannot_make():
+    # The auction model of exact bidding values another seat's declaring by his solved points:
+    # the contract he plans, made or failed, or conceding where failing costs him more.
+    rules = RuleSet(concede_bonus=50)
+    state = contract_state(random.Random(4), rules)
+    while state.forced:
+        state = contract_state(random.Random(state.bid + 1), rules)
+    bid = state.bid
+    assert _defended(rules, state, bid + 5, 0, 0) == _declarer_utility(bid, bid + 5, 0)
+    assert _defended(rules, state, bid + 5, 0, bid + 10) == _declarer_utility(
+        -(bid + 10), bid + 5, 0
+    )
+    assert _defended(rules, state, 5, 0, 0) == -bid - 50
+    assert _defended(rules, state, bid - 10, 0, 0) == _declarer_utility(-bid, bid - 10, 0)

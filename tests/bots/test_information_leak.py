@@ -96,3 +96,28 @@ def test_decisions_do_not_change_on_sampled_layouts():
             changed_layouts += hidden(other, seat) != hidden(state, seat)
             assert bot.choose(other.observation(seat)) == decision
     assert changed_layouts >= 9
+
+
+def test_hard_decides_every_phase_without_seeing_hidden_cards():
+    """`hard` at its own budget (exact solves in every phase), in a state of each phase: the
+    same decision on another layout of the hidden cards, swapped or sampled."""
+    rng = random.Random(13)
+    bot = StrongBot(seed=6, budget=NO_DEADLINE["hard"])
+    checked: dict[str, int] = {}
+    while len(checked) < 4:
+        state = random_state(rng)
+        phase = state.phase_name
+        if phase in checked or len(state.legal_codes()) < 2:
+            continue
+        seat = state.to_act
+        observation = state.observation(seat)
+        sampled = Sampler(Knowledge.from_observation(observation)).sample(rng)
+        others = [*swapped_deals(state, seat, rng, 1), sampled]
+        if not any(hidden(other, seat) != hidden(state, seat) for other in others):
+            continue
+        decision = bot.choose(observation)
+        for other in others:
+            assert other.observation(seat) == observation
+            assert bot.choose(other.observation(seat)) == decision
+        checked[phase] = len(others)
+    assert set(checked) == {"bidding", "giving", "contract", "play"}

@@ -4,8 +4,8 @@ import random
 
 import pytest
 
-from bots import BOT_NAMES, HeuristicBot, RandomBot, make_bot
-from bots.strong import StrongBot
+from bots import BOT_NAMES, HeuristicBot, RandomBot, make_bot, solver
+from bots.strong import BUDGETS, StrongBot
 from rules import Action, DealState
 
 from .conftest import random_state
@@ -19,9 +19,17 @@ def test_names_and_levels():
     assert isinstance(normal, StrongBot) and normal.level == "normal"
     assert isinstance(strong, StrongBot) and strong.level == "normal"
     assert isinstance(hard, StrongBot) and hard.level == "hard"
-    assert hard.budget.playouts > normal.budget.playouts
-    assert set(BOT_NAMES) == {"random", "heuristic", "strong", "easy", "normal", "hard", "exact"}
-    assert make_bot("exact", seed=1).level == "exact"
+    assert set(BOT_NAMES) == {"random", "heuristic", "strong", "easy", "normal", "hard", "pimc"}
+    pimc = make_bot("pimc", seed=1)
+    assert pimc.level == "pimc" and pimc.budget.playouts > normal.budget.playouts
+    # hard decides by exact solves where the solver's core is compiled, else it is pimc.
+    assert hard.budget == (BUDGETS["hard"] if solver.COMPILED else pimc.budget)
+
+
+def test_hard_falls_back_to_playouts_without_the_compiled_solver(monkeypatch):
+    monkeypatch.setattr(solver, "COMPILED", False)
+    assert make_bot("hard", seed=1).budget == BUDGETS["pimc"]
+    assert make_bot("normal", seed=1).budget == BUDGETS["normal"]
 
 
 def test_unknown_name_is_refused():

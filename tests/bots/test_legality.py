@@ -58,7 +58,7 @@ def test_strong_bot_plays_only_legal_actions(seed, exact):
 
 def test_strong_bot_at_its_real_budget_plays_legal_actions():
     rng = random.Random(2024)
-    for level in ("normal", "hard", "exact"):
+    for level in ("normal", "hard", "pimc"):
         bot = make_bot(level, seed=5)
         for _ in range(4):
             state = random_state(rng)
