@@ -37,6 +37,7 @@ urlpatterns = [
     path("", include("web.urls.table")),
     path("", include("web.urls.player")),
     path("", include("web.urls.public")),
+    path("", include("web.urls.seasons")),
 ]
 
 # Requests Django cannot read (too large, too many fields) and unknown API addresses get a

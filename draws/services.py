@@ -22,8 +22,9 @@ from draws.selectors import (
     seating_policy,
     tables_played,
 )
-from scoring.selectors import standings_order
+from scoring.selectors import standings_latest, standings_order
 from scoring.services import results_open_for_round
+from seasons.selectors import registrations_by_rating
 from tournaments import clock
 from tournaments.models import Round, Seat, Table, Tournament
 from tournaments.selectors import latest_round
@@ -43,7 +44,11 @@ def _compute_draw(tournament: Tournament, number: int, seed: int) -> list[tuple[
     history = seating_history(tournament, number)
     standings = None
     if tournament.seating_mode == Tournament.SeatingMode.STANDINGS:
-        standings = standings_order(tournament, players)
+        if standings_latest(tournament) is None:
+            # No standings yet (round 1): the players are seeded by their club rating.
+            standings = registrations_by_rating(players)
+        else:
+            standings = standings_order(tournament, players)
     mode = "standings" if standings is not None else "balanced"
     try:
         draw = seating.draw_round(

@@ -335,3 +335,20 @@ def _concede_question(deal, concede: Action, seat: int) -> str:
 
 def _signed(points: int) -> str:
     return f"{points:+d}" if points else "0"
+
+
+def marriages_declared(seats: Mapping[int, int]) -> tuple[int, int]:
+    """Marriages a player declared, and deals he played, at the live tables given as {table id:
+    his seat position}; finished deals only (a deal in progress keeps its cards secret)."""
+    from gameplay.models import LiveAction, LiveDeal
+
+    marriages = 0
+    for table_id, seat, action in LiveAction.objects.filter(
+        game__table_id__in=list(seats), deal__finished_at__isnull=False, action__type="play"
+    ).values_list("game__table_id", "seat", "action"):
+        if seat == seats[table_id] and isinstance(action, dict) and action.get("marriage"):
+            marriages += 1
+    deals = LiveDeal.objects.filter(
+        game__table_id__in=list(seats), finished_at__isnull=False
+    ).count()
+    return marriages, deals

@@ -14,7 +14,7 @@ from ratings.rating import RatedTable
 from ratings.season import TournamentFinish
 from scoring.models import StandingsSnapshot, TableResult
 from seasons.models import PlayerRating, RatingPoint, Season, SeasonStandings
-from tournaments.models import Player, Seat, Tournament
+from tournaments.models import Player, Registration, Seat, Tournament
 
 
 def seasons_listed() -> QuerySet[Season]:
@@ -125,6 +125,14 @@ def ratings_of(player_ids: list[int]) -> dict[int, PlayerRating]:
     }
 
 
+def registrations_by_rating(registration_ids: list[int]) -> list[int]:
+    """Registration ids, highest club rating first; the unrated after them in the given order."""
+    pairs = dict(
+        Registration.objects.filter(pk__in=registration_ids).values_list("pk", "player_id")
+    )
+    return rating_order([(pk, pairs[pk]) for pk in registration_ids if pk in pairs])
+
+
 def rating_order(registrations: list[tuple[int, int]]) -> list[int]:
     """Registration ids, highest rating first, from (registration id, player id) pairs; the
     unrated keep their order after the rated (the seat draw's seeding of a first round)."""
@@ -168,3 +176,142 @@ def rating_history(player: Player) -> list[RatingChartPoint]:
         )
         for point in points
     ]
+
+
+# ----------------------------------------------------------------------------- a player's career
+@dataclass(frozen=True)
+class CareerTournament:
+    tournament: Tournament
+    start_number: int
+    rank: int | None
+    tied: bool
+    points: float | None
+    field: int
+    withdrawn: bool
+
+
+def player_is_public(player: Player) -> bool:
+    """A player's profile shows his public tournaments; one who has none has no public page."""
+    return player.registrations.filter(tournament__is_public=True).exists()
+
+
+def player_tournaments(player: Player) -> list[CareerTournament]:
+    """The player's public tournaments, newest first, with his rank and points in the latest
+    standings of each."""
+    registrations = list(
+        player.registrations.filter(tournament__is_public=True)
+        .select_related("tournament")
+        .order_by("-tournament__date", "-tournament_id")
+    )
+    latest: dict[int, StandingsSnapshot] = {}
+    for snapshot in StandingsSnapshot.objects.filter(
+        tournament_id__in=[r.tournament_id for r in registrations]
+    ).order_by("tournament_id", "-version"):
+        latest.setdefault(snapshot.tournament_id, snapshot)
+    career = []
+    for registration in registrations:
+        snapshot = latest.get(registration.tournament_id)
+        rows = snapshot.rows if snapshot is not None else []
+        row = next((r for r in rows if r["registration"] == registration.pk), None)
+        career.append(
+            CareerTournament(
+                tournament=registration.tournament,
+                start_number=registration.start_number,
+                rank=row["rank"] if row else None,
+                tied=bool(row and row["tied"]),
+                points=row["tournament_points"] if row else None,
+                field=len(rows),
+                withdrawn=registration.status == registration.Status.WITHDRAWN,
+            )
+        )
+    return career
+
+
+@dataclass(frozen=True)
+class DealStats:
+    """A player's deals from the deal-by-deal sheets (typed, or of live tables) of his public
+    tournaments (the marriages of live tables: gameplay.selectors.marriages_declared)."""
+
+    tables: int
+    deals: int
+    declared: int
+    made: int
+    total_score: int
+
+    @property
+    def average_score(self) -> float | None:
+        return self.total_score / self.deals if self.deals else None
+
+    @property
+    def made_share(self) -> float | None:
+        return self.made / self.declared if self.declared else None
+
+
+def public_seats(player: Player) -> list[tuple[int, int]]:
+    """(table id, seat position) of every seat of the player in his public tournaments."""
+    return list(
+        Seat.objects.filter(
+            registration__player=player, round__tournament__is_public=True
+        ).values_list("table_id", "position")
+    )
+
+
+def player_deal_stats(player: Player) -> DealStats:
+    seats = dict(public_seats(player))
+    tables = deals = declared = made = total = 0
+    for table_id, sheet in TableResult.objects.filter(
+        table_id__in=seats, confirmed__isnull=False
+    ).values_list("table_id", "confirmed__sheet"):
+        tables += 1
+        if not isinstance(sheet, dict) or sheet.get("mode") != "deals":
+            continue
+        position = seats[table_id]
+        for row in sheet.get("rows") or []:
+            scores = row.get("scores") or []
+            if position >= len(scores):
+                continue
+            deals += 1
+            total += int(scores[position])
+            if row.get("declarer") == position:
+                declared += 1
+                made += row.get("outcome") == "made"
+    return DealStats(tables, deals, declared, made, total)
+
+
+@dataclass(frozen=True)
+class HeadToHead:
+    opponent: Player
+    tables: int
+    ahead: int
+    behind: int
+    level: int
+
+
+def opponents_met(player: Player) -> list[Player]:
+    """Everyone who sat at a table with the player in his public tournaments, by name."""
+    table_ids = [table for table, _position in public_seats(player)]
+    return list(
+        Player.objects.filter(registrations__seats__table_id__in=table_ids)
+        .exclude(pk=player.pk)
+        .distinct()
+        .order_by("name", "pk")
+    )
+
+
+def head_to_head(player: Player, opponent: Player) -> HeadToHead:
+    """How the two placed at the confirmed tables of public tournaments where both sat."""
+    mine = dict(public_seats(player))
+    theirs = dict(public_seats(opponent))
+    shared = set(mine) & set(theirs)
+    ahead = behind = level = 0
+    for table_id, placements in TableResult.objects.filter(
+        table_id__in=shared, confirmed__isnull=False
+    ).values_list("table_id", "confirmed__placements"):
+        my_place, their_place = placements[mine[table_id]], placements[theirs[table_id]]
+        if my_place < their_place:
+            ahead += 1
+        elif my_place > their_place:
+            behind += 1
+        else:
+            level += 1
+    return HeadToHead(opponent, ahead + behind + level, ahead, behind, level)

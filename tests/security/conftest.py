@@ -21,6 +21,7 @@ from draws import services as draw_services
 from gameplay import services as gameplay_services
 from gameplay.routing import websocket_urlpatterns
 from scoring.services import result_submit, standings_recompute
+from seasons.models import Season
 from tests.factories import (
     ClubFactory,
     PlayerFactory,
@@ -29,6 +30,7 @@ from tests.factories import (
     game_sheet,
 )
 from tournaments import services
+from tournaments.models import Tournament
 
 # The people every matrix is about, in the order the matrices list their outcomes.
 ROLES = ("anonymous", "player", "other_director", "director")
@@ -111,8 +113,19 @@ def build_world() -> SimpleNamespace:
     enter_confirmed_result(private_table, seed=3)
     standings_recompute(tournament_id=private.pk)
 
+    # A club season holding both the public and the private tournament (issue 18).
+    season = Season.objects.create(
+        club=club,
+        name="Club Season",
+        starts_on=datetime.date(2026, 1, 1),
+        ends_on=datetime.date(2026, 12, 31),
+    )
+    Tournament.objects.filter(pk__in=[public.pk, private.pk]).update(season=season)
+
     player = user_in_seat(waiting_table, 1)
     return SimpleNamespace(
+        season=season,
+        public_player=public_registrations[0].player,
         club=club,
         other_club=other_club,
         director=director,

@@ -277,6 +277,13 @@ PAGES: dict[str, Page] = {
     "public-wall-live": Page(named("public-wall-live", "public"), **PUBLIC),
     "public-player": Page(named("public-player", "public", 1), **PUBLIC),
     "public-seat-list": Page(named("public-seat-list", "public"), **PUBLIC),
+    # ------------------------------------------------------------------ seasons and profiles
+    "public-season-list": Page(named("public-season-list"), **PUBLIC),
+    "public-season": Page(named("public-season", "season"), **PUBLIC),
+    "public-season-wall": Page(named("public-season-wall", "season"), **PUBLIC),
+    "public-season-wall-live": Page(named("public-season-wall-live", "season"), **PUBLIC),
+    "public-season-csv": Page(named("public-season-csv", "season"), **PUBLIC),
+    "public-player-profile": Page(named("public-player-profile", "public_player"), **PUBLIC),
 }
 
 

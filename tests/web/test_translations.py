@@ -42,6 +42,7 @@ PURE_MODULES = [
     "rules/options.py",
     "scoring/score_sheet.py",
     "standings/ranking.py",
+    "ratings/season.py",
     *sorted(
         str(path.relative_to(settings.BASE_DIR))
         for path in (Path(settings.BASE_DIR) / "tournaments" / "seating").glob("*.py")

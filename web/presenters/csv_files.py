@@ -46,7 +46,15 @@ def csv_response(
     tournament: Tournament, what: str, separator: str = ","
 ) -> tuple[HttpResponse, Any]:
     """An attachment in UTF-8 with a byte order mark, so that Excel reads Cyrillic names."""
-    name = slugify(tournament.name, allow_unicode=True) or f"tournament-{tournament.pk}"
+    return csv_attachment(tournament.name, f"tournament-{tournament.pk}", what, separator)
+
+
+def csv_attachment(
+    title: str, fallback: str, what: str, separator: str = ","
+) -> tuple[HttpResponse, Any]:
+    """A CSV attachment named after `title` (or `fallback` when it has no letters): a
+    tournament's files, a season's table."""
+    name = slugify(title, allow_unicode=True) or fallback
     response = HttpResponse(content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = content_disposition_header(True, f"{name}-{what}.csv")
     response.write("\ufeff")

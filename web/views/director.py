@@ -38,6 +38,7 @@ from gameplay.models import LiveGame
 from scoring import selectors as scoring_selectors
 from scoring import services as scoring_services
 from scoring.models import ResultVersion, TableResult
+from seasons import selectors as season_selectors
 from seasons import services as season_services
 from tournaments import selectors, services
 from tournaments.models import BotLevel, Club, Player, Registration, Round, Table, Tournament
@@ -58,6 +59,7 @@ from web.presenters import printing
 from web.presenters.draw_outlook import draw_progress_text
 from web.presenters.people import person_name
 from web.presenters.rounds import round_tables
+from web.presenters.seasons import rating_text
 from web.presenters.sheet import EntryCheck
 from web.public_address import absolute_url
 from web.views import sheet as sheet_entry
@@ -203,8 +205,13 @@ def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
 
 # --------------------------------------------------------------------------- registrations
 def _registrations_page(request, tournament, status=200, **forms) -> HttpResponse:
-    registrations = tournament.registrations.select_related("player").order_by("start_number")
-    registered = registrations.values_list("player_id", flat=True)
+    registrations = list(tournament.registrations.select_related("player").order_by("start_number"))
+    registered = [registration.player_id for registration in registrations]
+    # Each player's club rating beside his name (the standings seat draw seeds round 1 by it).
+    ratings = season_selectors.ratings_of(registered)
+    for registration in registrations:
+        rating = ratings.get(registration.player_id)
+        registration.rating_text = rating_text(rating.mu, rating.sigma) if rating else ""
     context = {
         "tournament": tournament,
         "registrations": registrations,

@@ -1,0 +1,134 @@
+"""The public season pages (table, wall screen, CSV) and a player's profile across tournaments:
+what they show, and that nothing of a private tournament appears on them."""
+
+from __future__ import annotations
+
+import datetime
+
+import pytest
+from django.urls import reverse
+
+from seasons import services
+from seasons.models import SeasonStandings
+from tests.factories import PlayerFactory
+
+pytestmark = pytest.mark.django_db
+
+SPRING = {"starts_on": datetime.date(2026, 1, 1), "ends_on": datetime.date(2026, 6, 30)}
+
+
+@pytest.fixture
+def season(director, club):
+    return services.season_create(actor=director, club=club, name="Spring league", **SPRING)
+
+
+@pytest.fixture
+def played(play_tournament, season, django_capture_on_commit_callbacks):
+    first = play_tournament(season=season, date=datetime.date(2026, 2, 1), name="February cup")
+    second = play_tournament(season=season, date=datetime.date(2026, 3, 1), name="March cup")
+    hidden = play_tournament(
+        season=season, date=datetime.date(2026, 4, 1), name="Secret cup", is_public=False
+    )
+    with django_capture_on_commit_callbacks(execute=True):
+        services.season_standings_recompute(season_id=season.pk)
+    return first, second, hidden
+
+
+def text_of(response) -> str:
+    assert response.status_code == 200, response.status_code
+    return response.content.decode()
+
+
+def test_the_season_page_ranks_the_players_of_its_public_tournaments(
+    client, season, played, players
+):
+    page = text_of(client.get(reverse("public-season", args=[season.pk])))
+
+    assert "Spring league" in page and "February cup" in page and "March cup" in page
+    assert "Secret cup" not in page
+    for player in players:
+        assert player.name in page
+        assert reverse("public-player-profile", args=[player.pk]) in page
+    assert "Each tournament gives its tournament points." in page
+
+
+def test_the_season_csv_has_a_line_per_player_and_a_column_per_public_tournament(
+    client, season, played, players
+):
+    response = client.get(reverse("public-season-csv", args=[season.pk]), {"sep": ","})
+
+    text = response.content.decode("utf-8-sig")
+    lines = text.strip().splitlines()
+    assert response["Content-Type"].startswith("text/csv")
+    assert len(lines) == 1 + len(players)
+    assert "February cup" in lines[0] and "Secret cup" not in text
+    table = SeasonStandings.objects.get(season=season)
+    assert lines[1].startswith(f"1,{table.rows[0]['name']},")
+
+
+def test_a_bad_csv_separator_is_a_clear_400(client, season):
+    response = client.get(reverse("public-season-csv", args=[season.pk]), {"sep": "x"})
+
+    assert response.status_code == 400
+
+
+def test_the_wall_screen_shows_the_table_and_its_poll_answers_204_until_it_changes(
+    client, season, played
+):
+    wall = text_of(client.get(reverse("public-season-wall", args=[season.pk])))
+    assert "data-wall-seconds" in wall and "Spring league" in wall
+    state = SeasonStandings.objects.get(season=season).computed_at.isoformat()
+    live = reverse("public-season-wall-live", args=[season.pk])
+
+    assert client.get(live, {"state": state}).status_code == 204
+    assert client.get(live, {"state": "old"}).status_code == 200
+
+
+def test_the_season_list_names_every_season(client, season):
+    page = text_of(client.get(reverse("public-season-list")))
+
+    assert "Spring league" in page
+
+
+def test_a_players_profile_shows_his_public_tournaments_rating_and_deals(client, played, players):
+    first, second, _hidden = played
+    player = players[0]
+
+    page = text_of(client.get(reverse("public-player-profile", args=[player.pk])))
+
+    assert "February cup" in page and "March cup" in page and "Secret cup" not in page
+    assert "±" in page and "<svg" in page
+    assert "Deals declared" in page
+    registration = first.registrations.get(player=player)
+    assert reverse("public-player", args=[first.pk, registration.start_number]) in page
+
+
+def test_head_to_head_counts_the_tables_the_two_shared(client, played, players):
+    player = players[0]
+    page = text_of(client.get(reverse("public-player-profile", args=[player.pk])))
+    opponent = next(other for other in players[1:] if f'value="{other.pk}"' in page)
+
+    page = text_of(
+        client.get(reverse("public-player-profile", args=[player.pk]), {"opponent": opponent.pk})
+    )
+
+    assert "Tables together" in page and f"{opponent.name} placed higher" in page
+
+
+def test_a_player_of_private_tournaments_only_has_no_public_profile(client, club, play_tournament):
+    loner = PlayerFactory(club=club, name="Private Person")
+    others = [PlayerFactory(club=club) for _ in range(7)]
+    play_tournament(field=[loner, *others], is_public=False, rounds=1)
+
+    response = client.get(reverse("public-player-profile", args=[loner.pk]))
+
+    assert response.status_code == 404
+
+
+@pytest.mark.parametrize("opponent", ["x", "-1", "99999999999999999999", "1" * 40])
+def test_a_strange_opponent_is_ignored_never_an_error(client, played, players, opponent):
+    response = client.get(
+        reverse("public-player-profile", args=[players[0].pk]), {"opponent": opponent}
+    )
+
+    assert response.status_code == 200

@@ -1,0 +1,193 @@
+"""A season's table as the pages show it (the standings' table layout, columns and number
+formats, reused), what its rule means in a sentence, and the rating chart's geometry."""
+
+from __future__ import annotations
+
+import datetime
+from typing import Any
+
+from django.urls import reverse
+from django.utils import formats
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext, pgettext
+
+from core.i18n import translate
+from ratings.rating import CONSERVATIVE_SIGMAS
+from ratings.season import SEASON_METRIC_REGISTRY
+from seasons.models import Season, SeasonStandings
+from web.presenters.charts import ChartPoint, ProgressChart, Tick, tick_step
+from web.presenters.numbers import NO_FIGURE, decimals, number_text
+from web.presenters.standings import Cell, Column, StandingLine, StandingsTable
+
+COLUMNS_ON_A_PHONE = 2
+
+
+def season_columns(season: Season) -> list[Column]:
+    """Attendance, then the season's ranking metrics in their order, then the season points if
+    the ranking does not use them."""
+    keys = ["tournaments_played"]
+    for key in [*season.precedence, "season_points"]:
+        metric = SEASON_METRIC_REGISTRY.get(key)
+        if metric is not None and metric.shown and key not in keys:
+            keys.append(key)
+    columns = []
+    for index, key in enumerate(keys):
+        metric = SEASON_METRIC_REGISTRY[key]
+        extra = index == 0 or index > COLUMNS_ON_A_PHONE
+        columns.append(
+            Column(
+                key, translate(metric.short), translate(metric.description), metric.places, extra
+            )
+        )
+    return columns
+
+
+def _value(key: str, row: dict[str, Any]) -> Any:
+    if key == "best_rank" and not row.get("tournaments_played"):
+        return None
+    return row.get(key)
+
+
+def season_table(
+    season: Season, standings: SeasonStandings | None, *, limit: int | None = None
+) -> StandingsTable:
+    """The stored season table with a column per tournament (its value for each player, in
+    brackets where it did not count among his best)."""
+    columns = season_columns(season)
+    tournaments = standings.tournaments if standings is not None else []
+    rows = standings.rows if standings is not None else []
+    shown = rows[:limit] if limit is not None else rows
+    texts = []
+    for column in columns:
+        values = [_value(column.key, row) for row in shown]
+        places = decimals(values, column.places)
+        texts.append([number_text(value, places, pad=True) for value in values])
+    for index, tournament in enumerate(tournaments):
+        date = formats.date_format(
+            datetime.date.fromisoformat(tournament["date"]), "SHORT_DATE_FORMAT"
+        )
+        columns.append(Column(f"t{tournament['id']}", date, tournament["name"], 2, True))
+        cells = []
+        for row in shown:
+            result = row["results"][index] if index < len(row["results"]) else None
+            if result is None or result["value"] is None:
+                cells.append(NO_FIGURE)
+            elif result["counted"]:
+                cells.append(number_text(result["value"], 2))
+            else:
+                cells.append(f"({number_text(result['value'], 2)})")
+        texts.append(cells)
+    url_pattern = reverse("public-player-profile", args=[999999999])
+    css = ["num extra" if column.extra else "num" for column in columns]
+    lines = [
+        StandingLine(
+            rank=formats.number_format(row["rank"]),
+            tied=row["tied"],
+            name=row["name"],
+            start_number=0,
+            url=url_pattern.replace("999999999", str(row["player"])),
+            withdrawn=False,
+            cells=[Cell(texts[c][index], css[c]) for c in range(len(columns))],
+        )
+        for index, row in enumerate(shown)
+    ]
+    version = standings.computed_at.isoformat() if standings is not None else ""
+    return StandingsTable(version, None, columns, lines, len(rows), False)
+
+
+def season_rule_text(season: Season) -> str:
+    """What the season's points are and how its players are ranked, as sentences."""
+    if season.scoring == Season.Scoring.PLACEMENT_POINTS:
+        points = ", ".join(number_text(value, 2) for value in season.placement_points)
+        what = _(
+            "Each tournament gives placement points by the final rank (%(points)s; "
+            "a shared rank shares the points of the ranks it covers)."
+        ) % {"points": points}
+    else:
+        what = _("Each tournament gives its tournament points.")
+    if season.best_count:
+        count = ngettext(
+            "Only the best %(count)d tournament of each player counts.",
+            "Only the best %(count)d tournaments of each player count.",
+            season.best_count,
+        ) % {"count": season.best_count}
+    else:
+        count = _("Every tournament counts.")
+    phrases = []
+    for key in season.precedence:
+        metric = SEASON_METRIC_REGISTRY.get(key)
+        if metric is not None and metric.phrase is not None:
+            phrases.append(translate(metric.phrase))
+    criteria = pgettext("between two ranking criteria", ", then ").join(phrases)
+    text = f"{what} {count} " + _("Ranked by %(criteria)s.") % {"criteria": criteria}
+    if "random" not in season.precedence:
+        text += " " + _("Players equal on all of these share a rank (=).")
+    return text
+
+
+def rating_chart(history: list) -> ProgressChart | None:
+    """The geometry of a player's rating after each tournament (oldest first), for an inline
+    SVG: one point per tournament, evenly spaced, labelled with the tournament and the rating."""
+    if not history:
+        return None
+    width, height, left, right, top, bottom = 480, 220, 40, 464, 14, 186
+    values = [point.rating for point in history]
+    low_value, high_value = min(values), max(values)
+    step = tick_step(max(high_value - low_value, 1))
+    low = step * (low_value // step)
+    high = max(low + step, step * -(-high_value // step))
+    count = len(history)
+
+    def x_of(index: int) -> float:
+        if count == 1:
+            return (left + right) / 2
+        return left + (right - left) * index / (count - 1)
+
+    def y_of(value: float) -> float:
+        return bottom - (bottom - top) * (value - low) / (high - low)
+
+    points = [
+        ChartPoint(
+            f"{x_of(index):.1f}",
+            f"{y_of(point.rating):.1f}",
+            index + 1,
+            _("%(tournament)s (%(date)s): rating %(rating)s")
+            % {
+                "tournament": point.tournament_name,
+                "date": formats.date_format(point.date, "SHORT_DATE_FORMAT"),
+                "rating": number_text(point.rating, 1),
+            },
+        )
+        for index, point in enumerate(history)
+    ]
+    y_ticks = []
+    value = low
+    while value <= high + step / 2:
+        y_ticks.append(Tick(f"{y_of(value):.1f}", number_text(value, 1)))
+        value += step
+    every = max(1, -(-count // 6))
+    x_ticks = [
+        Tick(f"{x_of(index):.1f}", formats.date_format(point.date, "SHORT_DATE_FORMAT"))
+        for index, point in enumerate(history)
+        if index % every == 0
+    ]
+    return ProgressChart(
+        width=width,
+        height=height,
+        left=left,
+        right=right,
+        top=top,
+        bottom=bottom,
+        line=" ".join(f"{p.x},{p.y}" for p in points),
+        points=points,
+        x_ticks=x_ticks,
+        y_ticks=y_ticks,
+    )
+
+
+def rating_text(mu: float, sigma: float) -> str:
+    """A rating as shown: the conservative number and its uncertainty ("12.3 ± 2.1")."""
+    return _("%(rating)s ± %(sigma)s") % {
+        "rating": number_text(mu - CONSERVATIVE_SIGMAS * sigma, 1),
+        "sigma": number_text(sigma, 1),
+    }
