@@ -4,9 +4,12 @@ No Docker engine is needed: the files are read and checked for what the deployme
 """
 
 import ast
+import http.server
+import json
 import re
 import subprocess
 import sys
+import threading
 
 import pytest
 import yaml
@@ -106,6 +109,26 @@ def test_compose_builds_one_image_that_every_app_service_runs(compose):
     assert services["migrate"]["build"] == {"context": "..", "dockerfile": "docker/Dockerfile"}
 
 
+def test_the_app_image_is_built_here_and_never_pulled(compose):
+    # No registry has thousand-one:latest: a pull attempt only printed errors before the build.
+    for name in APP_SERVICES:
+        assert compose["services"][name]["pull_policy"] == "never"
+
+
+def test_every_container_log_is_rotated(compose):
+    for name, service in compose["services"].items():
+        logging = service["logging"]
+        assert logging["driver"] == "json-file", name
+        assert re.fullmatch(r"\d+[km]", logging["options"]["max-size"]), name
+        assert int(logging["options"]["max-file"]) >= 2, name
+
+
+def test_the_number_of_workers_is_a_setting_every_up_keeps(compose):
+    # `--scale worker=3` lasted until the next plain `up -d`; replicas from docker/.env do not.
+    assert compose["services"]["worker"]["deploy"]["replicas"] == "${WORKERS:-1}"
+    assert "WORKERS" in env_example_names()
+
+
 def test_databases_and_web_have_health_checks_the_others_opt_out(compose):
     services = compose["services"]
 
@@ -163,8 +186,9 @@ def test_dockerfile_builds_in_one_stage_and_runs_in_a_slim_one(dockerfile_stages
     build, runtime = dockerfile_stages
 
     assert " AS build" in build.splitlines()[0]
-    # The locked versions, without the development tools (tests/test_lock.py checks the lock).
-    assert "pip install --requirement requirements/base.txt" in build
+    # The locked versions and nothing else, without the development tools (tests/test_lock.py
+    # checks the lock).
+    assert "pip install --no-deps --requirement requirements/base.txt" in build
     assert "gettext" in build and "gettext" not in runtime
     # The bots' exact solver is compiled in the build stage; the compiler stays there.
     assert "gcc" in build and "gcc" not in runtime
@@ -173,6 +197,22 @@ def test_dockerfile_builds_in_one_stage_and_runs_in_a_slim_one(dockerfile_stages
     assert "DEBUG=0" in build and "manage.py collectstatic --noinput" in build
     assert "COPY --from=build /opt/venv /opt/venv" in runtime
     assert "COPY --from=build /app /app" in runtime
+
+
+def test_the_runtime_venv_has_no_installer(dockerfile_stages):
+    build = dockerfile_stages[0]
+    last_run = build[build.rindex("\nRUN ") :]
+
+    # Removed in the last step of the build stage, after the solver's build needed setuptools.
+    assert "pip uninstall --yes --quiet pip setuptools" in last_run
+    assert "build_ext" in last_run and "collectstatic" in last_run
+
+
+def test_the_image_has_brotli_copies_of_the_static_files(dockerfile_stages):
+    build = dockerfile_stages[0]
+
+    # The build fails unless collectstatic wrote .br files (the brotli module is locked).
+    assert "find staticfiles -name '*.br' | grep -q ." in build
 
 
 def test_the_image_runs_as_an_unprivileged_user(dockerfile_stages):
@@ -187,10 +227,70 @@ def test_the_image_serves_uvicorn_on_port_8000_with_a_health_check(dockerfile_st
 
     assert "EXPOSE 8000" in runtime
     assert "HEALTHCHECK" in runtime and "/app/docker/healthcheck.py" in runtime
-    command = re.search(r"^CMD (.+)$", runtime, flags=re.MULTILINE).group(1)
-    for part in ("uvicorn config.asgi:application", "--workers", "WEB_WORKERS", "--proxy-headers"):
-        assert part in command
-    assert "--forwarded-allow-ips" in command and "FORWARDED_ALLOW_IPS" in command
+    assert re.search(r"^CMD (.+)$", runtime, flags=re.MULTILINE).group(1) == (
+        '["sh", "/app/docker/web.sh"]'
+    )
+
+
+def web_command(tmp_path, **environment: str) -> list[str]:
+    """The uvicorn command line docker/web.sh runs in the web container."""
+    fake = tmp_path / "bin" / "uvicorn"
+    fake.parent.mkdir(exist_ok=True)
+    fake.write_text('#!/bin/sh\nfor argument in "$@"; do echo "$argument"; done\n')
+    fake.chmod(0o755)
+    result = subprocess.run(
+        ["sh", str(DOCKER_DIR / "web.sh")],
+        env={"PATH": f"{fake.parent}:/usr/bin:/bin", **environment},
+        capture_output=True,
+        text=True,
+        timeout=30,
+        check=True,
+    )
+    return result.stdout.splitlines()
+
+
+def option(command: list[str], name: str) -> str:
+    return command[command.index(name) + 1]
+
+
+def test_the_web_container_runs_uvicorn_with_the_workers_asked_for(tmp_path):
+    command = web_command(tmp_path, WEB_WORKERS="5")
+
+    assert command[0] == "config.asgi:application"
+    assert option(command, "--port") == "8000"
+    assert option(command, "--workers") == "5"
+    assert "--proxy-headers" in command
+    # Each option is one this uvicorn has (an unknown one stops the container at once).
+    help_text = subprocess.run(
+        [sys.executable, "-m", "uvicorn", "--help"], capture_output=True, text=True, check=True
+    ).stdout
+    for part in command:
+        if part.startswith("--"):
+            assert part in help_text
+
+
+def test_uvicorn_gives_its_workers_time_to_start(tmp_path):
+    # Its default of 5 s killed workers during first starts on two cores ("Child process died").
+    assert int(option(web_command(tmp_path), "--timeout-worker-healthcheck")) >= 30
+
+
+@pytest.mark.parametrize(
+    ("environment", "trusted"),
+    [
+        # Behind a TLS proxy on this machine or in a container: Docker's networks.
+        ({}, "172.16.0.0/12"),
+        ({"HTTPS": "1"}, "172.16.0.0/12"),
+        # No proxy: a client reaching the published port comes from the bridge's gateway too,
+        # and could name any address in X-Forwarded-For. Nobody outside is trusted.
+        ({"HTTPS": "0"}, "127.0.0.1"),
+        ({"HTTPS": "Off"}, "127.0.0.1"),
+        ({"HTTPS": "0", "FORWARDED_ALLOW_IPS": ""}, "127.0.0.1"),
+        # The operator's own choice wins.
+        ({"HTTPS": "0", "FORWARDED_ALLOW_IPS": "192.168.1.2"}, "192.168.1.2"),
+    ],
+)
+def test_forwarded_headers_are_believed_only_from_a_proxy(tmp_path, environment, trusted):
+    assert option(web_command(tmp_path, **environment), "--forwarded-allow-ips") == trusted
 
 
 def test_secrets_and_local_state_stay_out_of_the_image():
@@ -198,7 +298,7 @@ def test_secrets_and_local_state_stay_out_of_the_image():
 
     for pattern in (".env", "**/.env", ".git", ".venv", "db.sqlite3", "staticfiles", "**/*.mo"):
         assert pattern in ignored
-    assert "!docker/healthcheck.py" in ignored
+    assert "!docker/healthcheck.py" in ignored and "!docker/web.sh" in ignored
 
 
 # --------------------------------------------------------------------------------- .env.example
@@ -251,3 +351,68 @@ def test_container_health_check_fails_when_nothing_answers():
     )
 
     assert result.returncode == 1
+    assert result.stdout.startswith("unhealthy: the web server did not answer")
+
+
+class _DatabaseDown(http.server.BaseHTTPRequestHandler):
+    def do_GET(self) -> None:
+        body = json.dumps({"status": "error", "database": False, "redis": True}).encode()
+        self.send_response(503)
+        self.send_header("Content-Type", "application/json")
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args) -> None:
+        pass
+
+
+def test_container_health_check_names_the_dependency_that_failed():
+    server = http.server.HTTPServer(("127.0.0.1", 0), _DatabaseDown)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        result = subprocess.run(
+            [sys.executable, str(DOCKER_DIR / "healthcheck.py"), str(server.server_port)],
+            env={"ALLOWED_HOSTS": "club.example", "PATH": ""},
+            capture_output=True,
+            text=True,
+            timeout=30,
+        )
+    finally:
+        server.shutdown()
+
+    assert result.returncode == 1
+    assert result.stdout.splitlines()[0] == "unhealthy: database (HTTP 503)"
+
+
+def health_check_timeout(**environment: str) -> float:
+    script = str(DOCKER_DIR / "healthcheck.py")
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            f"import runpy; print(runpy.run_path({script!r})['timeout_seconds']())",
+        ],
+        env={"PATH": "", **environment},
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return float(result.stdout)
+
+
+def seconds(duration: str) -> float:
+    match = re.fullmatch(r"(\d+)s", duration)
+    assert match, duration
+    return float(match.group(1))
+
+
+def test_the_health_check_outwaits_the_database_pool(compose, dockerfile_stages):
+    # A web process waits DB_POOL_TIMEOUT for a connection before /healthz answers 503 naming
+    # the database; a check that gave up first said only "timed out".
+    assert health_check_timeout() > 10
+    assert health_check_timeout(DB_POOL_TIMEOUT="25") > 25
+    compose_timeout = seconds(compose["services"]["web"]["healthcheck"]["timeout"])
+    image_timeout = seconds(
+        re.search(r"HEALTHCHECK .*--timeout=(\d+s)", dockerfile_stages[-1]).group(1)
+    )
+    assert min(compose_timeout, image_timeout) > health_check_timeout()
