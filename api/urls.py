@@ -5,6 +5,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitVie
 from rest_framework.routers import DefaultRouter
 
 from api.results import ConfirmResultView, DisputeResultView, StandingsView, TableResultsView
+from api.seasons import PlayerRatingView, SeasonViewSet
 from api.tournaments import (
     ClubViewSet,
     PlayerViewSet,
@@ -22,6 +23,7 @@ router.register("tournaments", TournamentViewSet, basename="tournament")
 router.register("registrations", RegistrationViewSet, basename="registration")
 router.register("rounds", RoundViewSet, basename="round")
 router.register("tables", TableViewSet, basename="table")
+router.register("seasons", SeasonViewSet, basename="season")
 
 urlpatterns = [
     path("", include(router.urls)),
@@ -41,6 +43,7 @@ urlpatterns = [
         StandingsView.as_view(),
         name="tournament-standings",
     ),
+    path("players/<int:player_id>/rating/", PlayerRatingView.as_view(), name="player-rating"),
     path("token/", RateLimitedObtainAuthToken.as_view(), name="api-token"),
     path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
     # The split view serves its start-up script as a file of its own (?script): no inline script.

@@ -17,6 +17,7 @@ from rest_framework.test import APIClient
 
 from draws import services as draw_services
 from scoring.services import result_submit
+from seasons.models import Season
 from tests.api.conftest import PASSWORD
 from tests.factories import ClubFactory, PlayerFactory, UserFactory, game_sheet
 from tournaments import services
@@ -99,7 +100,15 @@ def build_world():
     )
     private_table = private_round.tables.get()
 
+    season = Season.objects.create(
+        club=club,
+        name="Club season",
+        starts_on=datetime.date(2026, 9, 1),
+        ends_on=datetime.date(2026, 12, 31),
+    )
+
     return SimpleNamespace(
+        season=season,
         club=club,
         director=director,
         other_director=other_director,
@@ -308,6 +317,37 @@ CASES = {
     "standings": Case("GET", "/api/tournaments/{w.public.pk}/standings/", ALL_200),
     "private standings": Case(
         "GET", "/api/tournaments/{w.private.pk}/standings/", DIRECTOR_ONLY_READ
+    ),
+    # ----------------------------------------------------------------- seasons and ratings
+    "seasons list": Case("GET", "/api/seasons/", ALL_200),
+    "season detail": Case("GET", "/api/seasons/{w.season.pk}/", ALL_200),
+    "season create": Case(
+        "POST",
+        "/api/seasons/",
+        DIRECTOR_CREATES_IN_CLUB,
+        lambda w: {
+            "club": w.club.pk,
+            "name": "Winter",
+            "starts_on": "2027-01-01",
+            "ends_on": "2027-03-31",
+        },
+    ),
+    "season update": Case(
+        "PATCH", "/api/seasons/{w.season.pk}/", DIRECTOR_WRITES, {"name": "Renamed season"}
+    ),
+    "season put": Case(
+        "PUT", "/api/seasons/{w.season.pk}/", (401, 405, 405, 405, 405), {"name": "Renamed"}
+    ),
+    "season standings": Case("GET", "/api/seasons/{w.season.pk}/standings/", ALL_200),
+    "season tournaments": Case(
+        "POST",
+        "/api/seasons/{w.season.pk}/tournaments/",
+        DIRECTOR_WRITES,
+        lambda w: {"tournament": w.public.pk, "included": True},
+    ),
+    "player rating": Case("GET", "/api/players/{w.public_player.pk}/rating/", ALL_200),
+    "rating of a player of a private tournament only": Case(
+        "GET", "/api/players/{w.private_player.pk}/rating/", DIRECTOR_ONLY_READ
     ),
     # ----------------------------------------------------------------- schema and docs
     "schema": Case("GET", "/api/schema/", ALL_200),

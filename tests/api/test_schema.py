@@ -34,6 +34,11 @@ OPERATIONS = {
     "/api/tables/{table_id}/results/": {"get", "post"},
     "/api/tables/{table_id}/results/{number}/confirm/": {"post"},
     "/api/tables/{table_id}/results/{number}/dispute/": {"post"},
+    "/api/seasons/": {"get", "post"},
+    "/api/seasons/{id}/": {"get", "patch"},
+    "/api/seasons/{id}/standings/": {"get"},
+    "/api/seasons/{id}/tournaments/": {"post"},
+    "/api/players/{player_id}/rating/": {"get"},
     "/api/token/": {"post"},
 }
 HTTP_METHODS = {"get", "put", "patch", "post", "delete", "head", "options", "trace"}

@@ -1,6 +1,6 @@
 """Writes the JSON Schema of the tournament archive (archive.schema), as docs/archive-schema.json
 publishes it: `python manage.py archive_schema -o docs/archive-schema.json` after changing the
-format."""
+format; with --season, the season archive's (archive.seasons, docs/season-archive-schema.json)."""
 
 from __future__ import annotations
 
@@ -21,9 +21,17 @@ class Command(BaseCommand):
         parser.add_argument(
             "-o", "--output", help="the file to write (standard output if not given)"
         )
+        parser.add_argument(
+            "--season", action="store_true", help="the season archive's schema instead"
+        )
 
     def handle(self, *args, **options) -> None:
-        text = archive_schema_text()
+        if options["season"]:
+            from archive.seasons import season_schema_text
+
+            text = season_schema_text()
+        else:
+            text = archive_schema_text()
         if not options["output"]:
             self.stdout.write(text, ending="")
             return

@@ -1,0 +1,102 @@
+"""A season exports with its tournaments and imports into another club as the same season; the
+ratings and the season table are recomputed there and come out the same (issue 18)."""
+
+from __future__ import annotations
+
+import datetime
+import io
+import json
+
+import pytest
+from django.conf import settings
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.management import call_command
+
+from archive.seasons import season_export, season_import, season_schema_text
+from seasons import services
+from seasons.models import PlayerRating, SeasonStandings
+from tests.factories import ClubFactory, UserFactory
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def season(director, club, play_tournament, django_capture_on_commit_callbacks):
+    season = services.season_create(
+        actor=director,
+        club=club,
+        name="Spring",
+        starts_on=datetime.date(2026, 1, 1),
+        ends_on=datetime.date(2026, 6, 30),
+        best_count=1,
+    )
+    play_tournament(season=season, date=datetime.date(2026, 2, 1))
+    play_tournament(season=season, date=datetime.date(2026, 3, 1), rounds=1)
+    with django_capture_on_commit_callbacks(execute=True):
+        services.season_standings_recompute(season_id=season.pk)
+    return season
+
+
+def ratings_by_name(club):
+    return {
+        rating.player.name: (round(rating.mu, 9), round(rating.sigma, 9), rating.tables)
+        for rating in PlayerRating.objects.filter(player__club=club).select_related("player")
+    }
+
+
+def test_an_imported_season_has_the_same_tournaments_ratings_and_table(
+    season, club, django_capture_on_commit_callbacks
+):
+    document = json.loads(json.dumps(season_export(season=season)))
+    other_director = UserFactory()
+    other_club = ClubFactory(directors=[other_director])
+
+    with django_capture_on_commit_callbacks(execute=True):
+        copy = season_import(actor=other_director, club=other_club, data=document)
+
+    assert copy.name == "Spring" and copy.best_count == 1 and copy.club == other_club
+    assert [t.name for t in copy.tournaments.order_by("date")] == [
+        t.name for t in season.tournaments.order_by("date")
+    ]
+    assert ratings_by_name(other_club) == ratings_by_name(club)
+    original = SeasonStandings.objects.get(season=season).rows
+    imported = SeasonStandings.objects.get(season=copy).rows
+    assert [(r["name"], r["rank"], r["season_points"]) for r in imported] == [
+        (r["name"], r["rank"], r["season_points"]) for r in original
+    ]
+    # Exported again, it is the same document (but for the times of export).
+    again = season_export(season=copy)
+    for archive in (document, again):
+        archive.pop("exported_at")
+        for tournament in archive["tournaments"]:
+            tournament.pop("exported_at")
+    assert json.loads(json.dumps(again)) == document
+
+
+def test_a_bad_season_archive_changes_nothing_and_names_the_element(season, director, club):
+    document = season_export(season=season)
+    document["tournaments"][1]["rounds"][0]["tables"][0]["seats"][0]["start_number"] = 999
+    other_club = ClubFactory(directors=[director])
+
+    with pytest.raises(ValidationError) as refused:
+        season_import(actor=director, club=other_club, data=document)
+
+    assert "tournaments[1]" in " ".join(refused.value.messages)
+    assert not other_club.seasons.exists() and not other_club.tournaments.exists()
+
+
+def test_only_a_director_of_the_club_imports(season):
+    with pytest.raises(PermissionDenied):
+        season_import(actor=UserFactory(), club=season.club, data=season_export(season=season))
+
+
+def test_the_published_season_schema_is_generated_from_the_models():
+    path = settings.BASE_DIR / "docs" / "season-archive-schema.json"
+    published = path.read_text(encoding="utf-8")
+    assert published == season_schema_text(), (
+        "docs/season-archive-schema.json is out of date: "
+        "python manage.py archive_schema --season -o docs/season-archive-schema.json"
+    )
+    out = io.StringIO()
+    call_command("archive_schema", "--season", stdout=out)
+    assert out.getvalue() == published
