@@ -233,7 +233,12 @@ class StandingsSocketViewer(FastHttpUser):
         computed = COMPUTED_AT.search(html)
         if found is None:
             return
-        self.version = found.group(1).decode()
+        pushed = found.group(1).decode()
+        if self.version and (not pushed or int(pushed) <= int(self.version)):
+            # As the page does: a table older than the one shown is not shown.
+            report_ms("standings push older than shown (ignored)", 0, length=len(frame))
+            return
+        self.version = pushed
         SHOWN[id(self)] = ("socket", self.version)
         stored_at = float(computed.group(1)) if computed else 0.0
         if stored_at < self.opened_at:

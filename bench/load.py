@@ -31,6 +31,7 @@ import os
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -191,6 +192,7 @@ def main() -> None:
             prefix = str(Path(directory) / "locust")
             shown_path = Path(directory) / "shown.json"
             users = args.viewers + len(plan["tables"])
+            before = CpuAccount.now(stack, database.name)
             subprocess.run(
                 [
                     sys.executable,
@@ -222,6 +224,7 @@ def main() -> None:
                 check=False,
                 stdout=subprocess.DEVNULL,
             )
+            cpu = CpuAccount.now(stack, database.name).since(before)
             stats = locust_stats(prefix)
             shown = json.loads(shown_path.read_text()) if shown_path.exists() else []
         stack.check_alive()
@@ -270,11 +273,13 @@ def main() -> None:
         **{f"standings_{name}": value for name, value in kinds.items()},
         "push_stored_to_shown": entry(PUSH_NAME),
         "sockets_dropped": entry("standings socket dropped")["requests"],
+        "pushes_older_than_shown": entry("standings push older than shown (ignored)")["requests"],
         "submit": entry("submit result"),
         "confirm": entry("confirm result"),
         "failures": everything["failures"],
         "results": results,
         "final_standings": final,
+        "machine": cpu,
         "goals": GOALS,
     }
     report["goals_met"] = (
@@ -284,6 +289,79 @@ def main() -> None:
         and results["versions"] == len(plan["tables"])
     )
     print(json.dumps(report))
+
+
+class CpuAccount:
+    """CPU seconds spent on the machine, by the stack, its PostgreSQL backends and Locust.
+
+    The 2 cores are shared with other people's work; these say how much of them the run had.
+    Counted from Locust's start to its end (ramp and measured time).
+    """
+
+    def __init__(self, wall, busy, stack, postgres, locust, load) -> None:
+        self.wall, self.busy, self.stack = wall, busy, stack
+        self.postgres, self.locust, self.load = postgres, locust, load
+
+    @classmethod
+    def now(cls, stack, database_name: str) -> "CpuAccount":
+        import resource
+
+        import psutil
+
+        def seconds(process) -> float:
+            try:
+                times = process.cpu_times()
+            except psutil.Error:
+                return 0.0
+            return times.user + times.system
+
+        in_stack: dict[str, float] = {}
+        for service in stack.services:
+            if service.running:
+                root = psutil.Process(service.process.pid)
+                in_stack[service.name] = sum(
+                    seconds(p) for p in [root, *root.children(recursive=True)]
+                )
+        postgres = 0.0
+        for process in psutil.process_iter(["name", "cmdline"]):
+            if database_name in " ".join(process.info["cmdline"] or []):
+                postgres += seconds(process)
+        machine = psutil.cpu_times()
+        busy = sum(machine) - machine.idle - getattr(machine, "iowait", 0.0)
+        children = resource.getrusage(resource.RUSAGE_CHILDREN)
+        return cls(
+            time.monotonic(),
+            busy,
+            in_stack,
+            postgres,
+            children.ru_utime + children.ru_stime,
+            os.getloadavg()[0],
+        )
+
+    def since(self, start: "CpuAccount") -> dict:
+        wall = self.wall - start.wall
+        busy = self.busy - start.busy
+        services = {
+            name: round(self.stack.get(name, 0.0) - start.stack.get(name, 0.0), 1)
+            for name in self.stack
+        }
+        ours = (
+            sum(services.values()),
+            self.postgres - start.postgres,
+            self.locust - start.locust,
+        )
+        return {
+            "cores": os.cpu_count(),
+            "wall_seconds": round(wall, 1),
+            "cpu_seconds_available": round(wall * (os.cpu_count() or 1), 1),
+            "cpu_seconds_busy": round(busy, 1),
+            "cpu_seconds_stack": round(ours[0], 1),
+            "cpu_seconds_by_service": services,
+            "cpu_seconds_postgres_backends": round(ours[1], 1),
+            "cpu_seconds_locust": round(ours[2], 1),
+            "cpu_seconds_others": round(busy - sum(ours), 1),
+            "load_average_1min_start_end": [round(start.load, 1), round(self.load, 1)],
+        }
 
 
 def final_standings(tournament_id: int, shown: list) -> dict:

@@ -124,6 +124,11 @@ def public_state(tournament_id: int) -> LiveState | None:
     return state
 
 
+def version_order(version: str) -> int:
+    """A version text as a number to compare ("" or anything else than a number: -1)."""
+    return int(version) if version.isascii() and version.isdigit() else -1
+
+
 def shown_version(scope: dict) -> tuple[str, bool]:
     """The version the page shows (its query string) and whether it wants notices only."""
     query = parse_qs((scope.get("query_string") or b"").decode("latin-1"))
@@ -164,7 +169,7 @@ class StandingsConsumer(AsyncWebsocketConsumer):
             await self.end(CLOSE_FORBIDDEN)
             return
         await self.accept()
-        if state.version != self.shown:
+        if version_order(state.version) > version_order(self.shown):
             # A page that reconnects catches up (or one opened before a snapshot was pushed).
             await self.send_block(state.version, state.columns)
 
@@ -221,7 +226,8 @@ class StandingsConsumer(AsyncWebsocketConsumer):
             await self.end(CLOSE_FORBIDDEN)
             return
         version, columns = str(event.get("version", "")), str(event.get("columns", ""))
-        if version == self.shown:
+        # Two workers may push two snapshots in either order: never go back to an older one.
+        if version_order(version) <= version_order(self.shown):
             return
         await self.send_block(version, columns)
 

@@ -227,3 +227,24 @@ def test_bad_frames_get_an_error_and_a_huge_one_closes_the_socket(tournament):
     assert f'data-standings-version="{shown}"' in synced
     assert too_big["type"] == "error"
     assert closed == {"type": "websocket.close", "code": 1009}
+
+
+def test_an_older_snapshot_pushed_after_a_newer_one_is_not_sent(tournament):
+    made, _second = tournament
+    shown = latest_version(made)
+
+    async def scenario():
+        from channels.layers import get_channel_layer
+
+        from web.standings_push import standings_group
+
+        viewer = socket(made.pk, f"version={shown}")
+        assert (await viewer.connect(timeout=TIMEOUT))[0]
+        # Two workers pushed two snapshots; the older one's message came last.
+        older = {"type": "standings.stored", "version": str(int(shown) - 1), "public": True}
+        await get_channel_layer().group_send(standings_group(made.pk), older | {"columns": ""})
+        nothing = await viewer.receive_nothing(timeout=0.3)
+        await viewer.disconnect()
+        return nothing
+
+    assert async_to_sync(scenario)()
