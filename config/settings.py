@@ -428,6 +428,8 @@ CELERY_BEAT_SCHEDULE = {
     "watch-bot-turns": {"task": "gameplay.tasks.watch_bot_turns", "schedule": 5.0},
     # Standings whose computation was lost (a broker restart) are computed all the same.
     "catch-up-standings": {"task": "scoring.tasks.catch_up_standings", "schedule": 30.0},
+    # Ratings and season tables a lost task left stale are recomputed (issue 18), every 6 hours.
+    "catch-up-ratings": {"task": "seasons.tasks.catch_up_ratings", "schedule": 6 * 60 * 60.0},
     # Guests' practice games left for days (gameplay.services.DEFAULT_PRACTICE_LIMITS).
     "forget-stale-guest-games": {
         "task": "gameplay.tasks.forget_stale_guest_games",

@@ -284,3 +284,12 @@ def club_seasons_recompute(*, club_id: int) -> None:
     ratings_recompute(club_id=club_id)
     for season_id in Season.objects.filter(club_id=club_id).values_list("pk", flat=True):
         season_standings_recompute(season_id=season_id)
+
+
+def seasons_catch_up() -> int:
+    """Recompute every club's ratings and season tables (the periodic catch-up); returns how
+    many clubs."""
+    club_ids = list(Club.objects.values_list("pk", flat=True))
+    for club_id in club_ids:
+        club_seasons_recompute(club_id=club_id)
+    return len(club_ids)

@@ -57,3 +57,10 @@ def _tournament_saved(sender, *, instance: Tournament, created: bool, update_fie
 def _tournament_deleted(sender, *, instance: Tournament, **kwargs) -> None:
     services.schedule_ratings(instance.club_id)
     services.schedule_season_standings(instance.season_id)
+
+
+@shared_task(ignore_result=True, name="seasons.tasks.catch_up_ratings")
+def catch_up_ratings() -> None:
+    """Periodic (CELERY_BEAT_SCHEDULE): every club's ratings and season tables recomputed, so
+    that a task a broker lost leaves nothing stale for long. Idempotent."""
+    services.seasons_catch_up()

@@ -401,6 +401,7 @@ def test_the_tasks_keep_their_names_wherever_their_code_lives():
     from config.celery import app
     from gameplay import tasks as gameplay_tasks
     from scoring import tasks as scoring_tasks
+    from seasons import tasks as seasons_tasks
     from web import tasks as web_tasks
 
     names = {
@@ -410,6 +411,9 @@ def test_the_tasks_keep_their_names_wherever_their_code_lives():
         scoring_tasks.recompute_standings: "scoring.tasks.recompute_standings",
         scoring_tasks.catch_up_standings: "scoring.tasks.catch_up_standings",
         web_tasks.prerender_standings: "tournaments.tasks.prerender_standings",
+        seasons_tasks.recompute_ratings: "seasons.tasks.recompute_ratings",
+        seasons_tasks.recompute_season_standings: "seasons.tasks.recompute_season_standings",
+        seasons_tasks.catch_up_ratings: "seasons.tasks.catch_up_ratings",
     }
     for task, name in names.items():
         assert task.name == name

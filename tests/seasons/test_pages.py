@@ -132,3 +132,37 @@ def test_a_strange_opponent_is_ignored_never_an_error(client, played, players, o
     )
 
     assert response.status_code == 200
+
+
+def test_the_registration_list_shows_each_players_rating(client, director, play_tournament):
+    tournament = play_tournament(finish=False)
+    client.force_login(director)
+
+    page = text_of(client.get(reverse("director-registrations", args=[tournament.pk])))
+
+    assert "Rating" in page and "±" in page
+
+
+def test_the_tournament_form_marks_a_tournament_unrated_and_puts_it_into_a_season(
+    client, director, club, season
+):
+    client.force_login(director)
+    from tests.factories import TournamentFactory
+
+    tournament = TournamentFactory(club=club, date=datetime.date(2026, 4, 1))
+    form = client.get(reverse("director-tournament-edit", args=[tournament.pk]))
+    assert 'name="rated"' in text_of(form) and "Spring league" in text_of(form)
+    data = {
+        key: value
+        for key, value in form.context["form"].initial.items()
+        if value is not None and not isinstance(value, bool)
+    }
+    data |= {name: "on" for name, value in form.context["form"].initial.items() if value is True}
+    data.pop("rated", None)
+    data["season"] = season.pk
+
+    response = client.post(reverse("director-tournament-edit", args=[tournament.pk]), data)
+
+    assert response.status_code == 302, response.content.decode()[:3000]
+    tournament.refresh_from_db()
+    assert tournament.rated is False and tournament.season == season

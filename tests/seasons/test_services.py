@@ -163,3 +163,13 @@ def test_recomputing_twice_stores_the_same_numbers(play_tournament, club):
     services.ratings_recompute(club_id=club.pk)
 
     assert sorted(PlayerRating.objects.values_list("player_id", "mu", "sigma", "tables")) == first
+
+
+def test_the_periodic_catch_up_restores_what_a_lost_task_left_stale(play_tournament, club):
+    play_tournament()
+    stored = sorted(PlayerRating.objects.values_list("player_id", "mu", "sigma"))
+    PlayerRating.objects.all().delete()  # as if the task after the last result had been lost
+
+    assert services.seasons_catch_up() >= 1
+
+    assert sorted(PlayerRating.objects.values_list("player_id", "mu", "sigma")) == stored
