@@ -14,7 +14,7 @@ from ratings.rating import RatedTable
 from ratings.season import TournamentFinish
 from scoring.models import StandingsSnapshot, TableResult
 from seasons.models import PlayerRating, RatingPoint, Season, SeasonStandings
-from tournaments.models import Player, Registration, Seat, Tournament
+from tournaments.models import Player, Registration, Round, Seat, Tournament
 
 
 def seasons_listed() -> QuerySet[Season]:
@@ -248,11 +248,12 @@ class DealStats:
 
 
 def public_seats(player: Player) -> list[tuple[int, int]]:
-    """(table id, seat position) of every seat of the player in his public tournaments."""
+    """(table id, seat position) of every seat of the player in the published rounds of his
+    public tournaments (a draft round's seats are the director's until he publishes them)."""
     return list(
-        Seat.objects.filter(
-            registration__player=player, round__tournament__is_public=True
-        ).values_list("table_id", "position")
+        Seat.objects.filter(registration__player=player, round__tournament__is_public=True)
+        .exclude(round__status=Round.Status.DRAFT)
+        .values_list("table_id", "position")
     )
 
 

@@ -166,3 +166,20 @@ def test_the_tournament_form_marks_a_tournament_unrated_and_puts_it_into_a_seaso
     assert response.status_code == 302, response.content.decode()[:3000]
     tournament.refresh_from_db()
     assert tournament.rated is False and tournament.season == season
+
+
+def test_a_draft_round_tells_the_profile_nothing_of_who_sits_with_whom(
+    client, director, club, players
+):
+    from draws.services import round_draw
+    from tests.factories import RegistrationFactory, TournamentFactory
+
+    tournament = TournamentFactory(club=club)
+    for number, player in enumerate(players, start=1):
+        RegistrationFactory(tournament=tournament, player=player, start_number=number)
+    round_draw(actor=director, tournament=tournament)
+
+    page = text_of(client.get(reverse("public-player-profile", args=[players[0].pk])))
+
+    assert "This player has not met anyone at a table yet." in page
+    assert all(f'value="{other.pk}"' not in page for other in players[1:])
