@@ -140,8 +140,11 @@ BUDGETS = {
         deadline=0.6,
     ),
 }
-# `hard` (issue 16): every phase by exact solves in fewer sampled deals, its other declarers
-# solved in the auction too. Where the solver's core was not compiled, `hard` is `pimc`.
+# `hard` (issue 16): every phase by exact solves in fewer sampled deals. Where the solver's core
+# was not compiled, `hard` is `pimc`. Its auction model plays the others' declaring out by the
+# policy: solving it too (`exact_defence`) made it declare in 30 of 33 deals against pimc and
+# normal and make 19 (a first 33-deal run, seed 13), bidding far more than the measured margin
+# was tuned for; it stays an option until its margin is tuned.
 BUDGETS["hard"] = replace(
     BUDGETS["pimc"],
     bid_samples=16,
@@ -149,7 +152,6 @@ BUDGETS["hard"] = replace(
     give_candidates=3,
     contract_samples=24,
     exact_samples=24,
-    exact_defence=True,
 )
 FALLBACK = {"hard": "pimc"}
 

@@ -29,7 +29,7 @@ NO_DEADLINE = {
 
 
 # The same with every phase decided by exact solves in its samples, as `hard` decides.
-TINY_EXACT = dataclasses.replace(TINY, exact_samples=3, exact_defence=True)
+TINY_EXACT = dataclasses.replace(TINY, exact_samples=3)
 
 
 def tiny_strong(seed: int = 0, *, exact: bool = False) -> StrongBot:

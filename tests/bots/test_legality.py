@@ -3,6 +3,7 @@ tables of 3 and 4: each example plays a random deal from a random moment to its 
 in every seat, and every action goes through the engine's checked `apply`."""
 
 import random
+from dataclasses import replace
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -48,11 +49,14 @@ def test_heuristic_bot_alone_plays_only_legal_actions(seed):
 
 
 @settings(max_examples=examples(150), deadline=None)
-@given(seed=seeds, exact=st.booleans())
-def test_strong_bot_plays_only_legal_actions(seed, exact):
+@given(seed=seeds, exact=st.booleans(), defence=st.booleans())
+def test_strong_bot_plays_only_legal_actions(seed, exact, defence):
     rng = random.Random(seed)
     state = random_state(rng)
     bots = [tiny_strong(seed + seat, exact=exact) for seat in range(state.players)]
+    for bot in bots:
+        # The exact auction model's option of solving the others' declaring too.
+        bot.budget = replace(bot.budget, exact_defence=defence)
     play_to_the_end(state, bots)
 
 
