@@ -23,6 +23,7 @@ from rules.simulate import cautious_game
 from scoring import services as scoring_services
 from scoring.score_sheet import sheet_from_game
 from scoring.services import standings_recompute
+from seasons import services as season_services
 from tournaments import services
 from tournaments.models import Club, Round, Tournament
 
@@ -158,6 +159,18 @@ class Command(BaseCommand):
         self._progress("  the standings of both tournaments")
         for tournament in (finished, running):
             standings_recompute(tournament_id=tournament.pk)
+        today = datetime.date.today()
+        season = season_services.season_create(
+            actor=director,
+            club=club,
+            name="Demo season",
+            starts_on=today - datetime.timedelta(days=60),
+            ends_on=today + datetime.timedelta(days=60),
+        )
+        Tournament.objects.filter(pk__in=[finished.pk, running.pk]).update(season=season)
+        season_services.ratings_recompute(club_id=club.pk)
+        season_services.season_standings_recompute(season_id=season.pk)
+        self._progress("  the club's season and the players' ratings")
 
     def _tournament(self, director, club, players, name, *, days_ago: int) -> Tournament:
         tournament = services.tournament_create(
