@@ -1,12 +1,14 @@
 """The live standings in the cache, in one place: what is kept, under which key, for how long.
 
-Three things are kept (Redis in production, shared by every web process and worker):
+Four things are kept (Redis in production, shared by every web process and worker):
 - "due": a computation is scheduled for the tournament. A burst of confirmations makes one
   computation a little later (settings.STANDINGS_DEBOUNCE_SECONDS) instead of one each, since
   every new snapshot sends every phone on the standings page a new table.
 - the poll state of a public tournament: its latest snapshot version and columns, kept for a
   second, so that a poll that finds nothing new costs no database query at all. Forgotten the
   moment a newer snapshot is stored.
+- the block last pushed to the standings sockets (web/consumers.py), so that a socket that
+  opens while a push is on its way still gets that snapshot.
 - rendered blocks: the standings table of one snapshot in one language with one set of columns.
   A snapshot never changes once stored, so a block is rendered once (by a worker right after the
   snapshot, or by the first request) while the others wait for it or ask again a second later.
@@ -62,6 +64,21 @@ def remember_poll_state(tournament_id: int, *, latest: str, columns: str) -> Non
 def forget_poll_state(tournament_id: int) -> None:
     """A newer snapshot is stored: the polls learn of it at once, not when the state expires."""
     cache.delete(_poll_key(tournament_id))
+
+
+def _pushed_key(tournament_id: int) -> str:
+    return f"standings-pushed:{tournament_id}"
+
+
+def remember_pushed(tournament_id: int, *, latest: str, columns: str) -> None:
+    """The block last pushed to the standings sockets; kept before the push is sent, so a
+    socket that joins while it is sent reads it (or gets the push)."""
+    cache.set(_pushed_key(tournament_id), {"latest": latest, "columns": columns}, BLOCK_SECONDS)
+
+
+def pushed(tournament_id: int) -> dict[str, str] | None:
+    """{"latest": version text, "columns": columns text} of the last push, if kept."""
+    return cache.get(_pushed_key(tournament_id))
 
 
 def block_key(tournament_id: int, version_text: str, columns: str, language: str) -> str:

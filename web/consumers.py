@@ -106,6 +106,16 @@ def kept_public_state(tournament_id: int) -> LiveState | None:
     return LiveState(tournament_id, kept["latest"], kept["columns"], public=True)
 
 
+def with_last_push(state: LiveState) -> LiveState:
+    """The state, or the last push if that is newer: a poll may have kept the version it read
+    just before a snapshot was stored, for a second, and the push of that snapshot may have
+    been sent just before this socket joined."""
+    last = standings_cache.pushed(state.tournament_id)
+    if last is None or version_order(last["latest"]) <= version_order(state.version):
+        return state
+    return LiveState(state.tournament_id, last["latest"], last["columns"], public=True)
+
+
 def public_state(tournament_id: int) -> LiveState | None:
     """The tournament's latest block if it is public (the only ones with a socket), else None.
 
@@ -168,6 +178,7 @@ class StandingsConsumer(AsyncWebsocketConsumer):
         if state is None:
             await self.end(CLOSE_FORBIDDEN)
             return
+        state = await sync_to_async(with_last_push, thread_sensitive=False)(state)
         await self.accept()
         if version_order(state.version) > version_order(self.shown):
             # A page that reconnects catches up (or one opened before a snapshot was pushed).

@@ -13,6 +13,7 @@ import logging
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
+from scoring import standings_cache
 from web.presenters.live_standings import LiveState
 
 logger = logging.getLogger(__name__)
@@ -39,6 +40,10 @@ def push_standings(state: LiveState) -> None:
         "public": state.public,
     }
     try:
+        # Kept first: a socket joins the group, then reads this; it misses nothing either way.
+        standings_cache.remember_pushed(
+            state.tournament_id, latest=state.version, columns=state.columns
+        )
         async_to_sync(layer.group_send)(standings_group(state.tournament_id), message)
     except Exception:
         logger.exception("Could not push the standings of tournament %s", state.tournament_id)

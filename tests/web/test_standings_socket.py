@@ -248,3 +248,25 @@ def test_an_older_snapshot_pushed_after_a_newer_one_is_not_sent(tournament):
         return nothing
 
     assert async_to_sync(scenario)()
+
+
+def test_a_socket_opening_while_a_poll_kept_an_older_version_still_gets_the_last_push(tournament):
+    from scoring import standings_cache
+    from web.presenters.live_standings import columns_text
+
+    made, _second = tournament
+    latest = latest_version(made)
+    older = str(int(latest) - 1)
+    # A poll read the version just before the snapshot was stored and kept it for a second;
+    # the snapshot's push went out before this socket joined.
+    standings_cache.remember_poll_state(made.pk, latest=older, columns=columns_text(made))
+    standings_cache.remember_pushed(made.pk, latest=latest, columns=columns_text(made))
+
+    async def scenario():
+        viewer = socket(made.pk, f"version={older}")
+        assert (await viewer.connect(timeout=TIMEOUT))[0]
+        block = await standings_from(viewer)
+        await viewer.disconnect()
+        return block
+
+    assert f'data-standings-version="{latest}"' in async_to_sync(scenario)()
