@@ -296,7 +296,8 @@ def test_forwarded_headers_are_believed_only_from_a_proxy(tmp_path, environment,
 def test_secrets_and_local_state_stay_out_of_the_image():
     ignored = (PROJECT_DIR / ".dockerignore").read_text().splitlines()
 
-    for pattern in (".env", "**/.env", ".git", ".venv", "db.sqlite3", "staticfiles", "**/*.mo"):
+    local_builds = ("staticfiles", "**/*.mo", "**/*.so")
+    for pattern in (".env", "**/.env", ".git", ".venv", "db.sqlite3", *local_builds):
         assert pattern in ignored
     assert "!docker/healthcheck.py" in ignored and "!docker/web.sh" in ignored
 
