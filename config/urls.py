@@ -34,6 +34,7 @@ urlpatterns = [
     ),
     path("i18n/", include("django.conf.urls.i18n")),
     path("manage/", include("web.urls.director")),
+    path("manage/", include("web.urls.director_seasons")),
     path("", include("web.urls.table")),
     path("", include("web.urls.player")),
     path("", include("web.urls.public")),

@@ -278,6 +278,13 @@ PAGES: dict[str, Page] = {
     "public-player": Page(named("public-player", "public", 1), **PUBLIC),
     "public-seat-list": Page(named("public-seat-list", "public"), **PUBLIC),
     # ------------------------------------------------------------------ seasons and profiles
+    # Another club's director makes seasons of his own club here; an empty form is a 400.
+    "director-seasons": Page(
+        named("director-seasons"), (LOGIN, 403, 200, 200), (LOGIN, 403, 400, 400)
+    ),
+    "director-season": Page(
+        named("director-season", "season"), (LOGIN, 403, 403, 200), (LOGIN, 403, 403, 400)
+    ),
     "public-season-list": Page(named("public-season-list"), **PUBLIC),
     "public-season": Page(named("public-season", "season"), **PUBLIC),
     "public-season-wall": Page(named("public-season-wall", "season"), **PUBLIC),

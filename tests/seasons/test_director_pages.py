@@ -1,0 +1,101 @@
+"""The director's season pages: a new season, its rule and its tournaments, refused with the
+reason when something is wrong."""
+
+from __future__ import annotations
+
+import datetime
+
+import pytest
+from django.urls import reverse
+
+from seasons.models import Season
+from tests.factories import TournamentFactory
+
+pytestmark = pytest.mark.django_db
+
+
+def rule_data(**changes):
+    data = {
+        "name": "Spring",
+        "starts_on": "2026-01-01",
+        "ends_on": "2026-06-30",
+        "scoring": "placement_points",
+        "best_count": "3",
+        "placement_points": "10 6 4, 2",
+        "precedence_1": "season_points",
+        "precedence_2": "tournaments_played",
+    }
+    return data | changes
+
+
+def test_a_director_creates_a_season_and_chooses_its_tournaments(client, director, club):
+    client.force_login(director)
+    assert client.get(reverse("director-seasons")).status_code == 200
+    inside = TournamentFactory(club=club, date=datetime.date(2026, 3, 1))
+    TournamentFactory(club=club, date=datetime.date(2026, 9, 1))
+
+    created = client.post(reverse("director-seasons"), rule_data())
+
+    season = Season.objects.get()
+    assert created.status_code == 302 and created.url == reverse(
+        "director-season", args=[season.pk]
+    )
+    assert season.placement_points == [10, 6, 4, 2] and season.best_count == 3
+    assert season.precedence == ["season_points", "tournaments_played"]
+
+    saved = client.post(
+        reverse("director-season", args=[season.pk]), rule_data(tournaments=[inside.pk])
+    )
+
+    assert saved.status_code == 302
+    assert list(season.tournaments.all()) == [inside]
+
+
+def test_a_tournament_outside_the_dates_is_refused_with_the_reason(client, director, club):
+    client.force_login(director)
+    client.post(reverse("director-seasons"), rule_data())
+    season = Season.objects.get()
+    outside = TournamentFactory(club=club, date=datetime.date(2026, 9, 1))
+
+    refused = client.post(
+        reverse("director-season", args=[season.pk]), rule_data(tournaments=[outside.pk])
+    )
+
+    assert refused.status_code == 400
+    assert "outside the season" in refused.content.decode()
+    assert not season.tournaments.exists()
+
+
+@pytest.mark.parametrize(
+    "changes",
+    [
+        {"placement_points": "a lot"},
+        {"placement_points": "1 5"},
+        {"best_count": "0"},
+        {"best_count": "99999999999"},
+        {"ends_on": "2025-01-01"},
+        {"precedence_1": "random"},
+        {"name": ""},
+    ],
+)
+def test_a_bad_season_is_a_400_with_the_form_again(client, director, club, changes):
+    client.force_login(director)
+
+    response = client.post(reverse("director-seasons"), rule_data(**changes))
+
+    assert response.status_code == 400
+    assert not Season.objects.exists()
+
+
+def test_another_clubs_director_may_not_open_the_season(client, director, club):
+    from tests.factories import ClubFactory, UserFactory
+
+    client.force_login(director)
+    client.post(reverse("director-seasons"), rule_data())
+    season = Season.objects.get()
+    stranger = UserFactory()
+    ClubFactory(directors=[stranger])
+    client.force_login(stranger)
+
+    assert client.get(reverse("director-season", args=[season.pk])).status_code == 403
+    assert client.post(reverse("director-season", args=[season.pk]), rule_data()).status_code == 403

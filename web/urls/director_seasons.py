@@ -1,0 +1,10 @@
+"""URL routes of the director's season pages (under /manage/)."""
+
+from django.urls import path
+
+from web.views import director_seasons
+
+urlpatterns = [
+    path("seasons/", director_seasons.seasons, name="director-seasons"),
+    path("seasons/<int:pk>/", director_seasons.season_edit, name="director-season"),
+]

@@ -1,0 +1,84 @@
+"""The director's pages of his clubs' seasons: the list, a new season, and a season's settings
+with its tournaments. Thin views over the seasons services, which check every write."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods
+
+from seasons import services
+from seasons.models import Season
+from tournaments import selectors
+from web.forms.seasons import SeasonForm
+from web.views.director import _deny, _directed_clubs
+
+
+@login_required
+@require_http_methods(["GET", "HEAD", "POST"])
+def seasons(request: HttpRequest) -> HttpResponse:
+    """The seasons of the clubs he directs, and the form of a new one."""
+    clubs = _directed_clubs(request)
+    form = SeasonForm(request.POST or None, clubs=clubs)
+    status = 200
+    if request.method == "POST":
+        if form.is_valid():
+            try:
+                season = services.season_create(
+                    actor=request.user, club=form.cleaned_data["club"], **form.values()
+                )
+            except ValidationError as error:
+                form.add_service_error(error)
+            else:
+                messages.success(
+                    request,
+                    _("The season %(name)s is created: now choose its tournaments.")
+                    % {"name": season.name},
+                )
+                return redirect("director-season", season.pk)
+        status = 400
+    listed = Season.objects.filter(club__in=clubs).select_related("club")
+    return render(
+        request, "director/seasons.html", {"form": form, "seasons": listed}, status=status
+    )
+
+
+@login_required
+@require_http_methods(["GET", "HEAD", "POST"])
+def season_edit(request: HttpRequest, pk: int) -> HttpResponse:
+    season = get_object_or_404(Season.objects.select_related("club"), pk=pk)
+    if not selectors.is_director(request.user, season.club_id):
+        raise _deny()
+    form = SeasonForm(request.POST or None, season=season)
+    status = 200
+    if request.method == "POST":
+        if form.is_valid():
+            try:
+                with transaction.atomic():
+                    services.season_update(actor=request.user, season=season, **form.values())
+                    wanted = {t.pk: t for t in form.cleaned_data["tournaments"]}
+                    current = {t.pk: t for t in season.tournaments.all()}
+                    for pk_, tournament in current.items():
+                        if pk_ not in wanted:
+                            services.tournament_season_set(
+                                actor=request.user, tournament=tournament, season=None
+                            )
+                    for pk_, tournament in wanted.items():
+                        if pk_ not in current:
+                            services.tournament_season_set(
+                                actor=request.user, tournament=tournament, season=season
+                            )
+            except ValidationError as error:
+                form.add_service_error(error)
+            else:
+                messages.success(request, _("The season is saved."))
+                return redirect("director-season", season.pk)
+        status = 400
+    return render(
+        request, "director/season_form.html", {"form": form, "season": season}, status=status
+    )
