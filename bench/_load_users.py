@@ -7,8 +7,9 @@ of its players and the score sheet to send.
 
 Two kinds of viewers: those whose page keeps the standings socket open (web/consumers.py), as
 a current browser does, and those that poll once a second, as the page does when the socket
-cannot open. The socket viewers speak the websocket protocol through wsproto (sans-IO, so it
-runs on Locust's gevent sockets) with permessage-deflate offered, as browsers offer it. What
+cannot open (a socket viewer whose socket cannot open or drops polls so too, and tries again
+after a pause of 1 to 30 s, as public.js does). The socket viewers speak the websocket
+protocol through wsproto (sans-IO, so it runs on Locust's gevent sockets) with permessage-deflate offered, as browsers offer it. What
 they measure is reported as requests of type "WS": opening the socket (the handshake), the
 catch-up a socket opened on older standings gets, and how long after its snapshot was stored a
 pushed table arrives. When Locust quits it writes which version each viewer shows to the file
@@ -197,6 +198,9 @@ class StandingsSocketViewer(FastHttpUser):
     def on_start(self) -> None:
         self.socket: StandingsSocket | None = None
         self.version = ""
+        # When the socket may be tried again, and the pause after the next failure (seconds).
+        self.retry_at = 0.0
+        self.retry = 1.0
         self.load_page()
         self.open_socket()
 
@@ -223,8 +227,10 @@ class StandingsSocketViewer(FastHttpUser):
         except (OSError, SocketClosed) as error:
             self.socket = None
             report("standings socket open", started, exception=error)
+            self.back_off()
             return
         report("standings socket open", started)
+        self.retry = 1.0
         self.open_started = started
 
     def show(self, frame: bytes) -> None:
@@ -253,8 +259,19 @@ class StandingsSocketViewer(FastHttpUser):
 
     @task
     def watch(self) -> None:
+        """Stay on the page for a while, then reload it or (woken from sleep) reconnect.
+
+        As public.js does: while the socket is closed the page polls once a second, and it
+        tries the socket again after a pause that doubles from 1 s to 30 s (with jitter).
+        """
         until = time.monotonic() + random.expovariate(1 / DWELL_SECONDS)
-        while self.socket is not None and time.monotonic() < until:
+        while time.monotonic() < until:
+            if self.socket is None and time.monotonic() >= self.retry_at:
+                self.open_socket()
+            if self.socket is None:
+                self.poll()
+                time.sleep(1)
+                continue
             try:
                 for frame in self.socket.frames(until - time.monotonic()):
                     self.show(frame)
@@ -268,14 +285,33 @@ class StandingsSocketViewer(FastHttpUser):
                     context={},
                 )
                 self.socket = None
+                self.back_off()
         if self.socket is not None:
             self.socket.close()
             self.socket = None
         if random.random() < 0.5:
-            self.load_page()
-        self.open_socket()
-        if self.socket is None:
-            time.sleep(1)  # the page polls meanwhile; here it just tries again
+            self.load_page()  # a new page starts with a pause of 1 s again
+            self.retry, self.retry_at = 1.0, 0.0
+        if time.monotonic() >= self.retry_at:
+            self.open_socket()
+
+    def back_off(self) -> None:
+        self.retry_at = time.monotonic() + self.retry * (0.5 + random.random())
+        self.retry = min(self.retry * 2, 30.0)
+
+    def poll(self) -> None:
+        path = f"/tournaments/{PLAN['tournament']}/standings/live/?version={self.version}"
+        name = "standings live poll"
+        with self.client.get(path, name=name, catch_response=True) as response:
+            if response.status_code not in (200, 204):
+                response.failure(f"status {response.status_code}")
+                return
+            if response.status_code == 200:
+                response.request_meta["name"] = f"{name} (new standings)"
+                found = VERSION.search(response.text or "")
+                if found:
+                    self.version = found.group(1)
+                    SHOWN[id(self)] = ("socket", self.version)
 
 
 @events.quitting.add_listener
