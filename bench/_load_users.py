@@ -9,11 +9,12 @@ Two kinds of viewers: those whose page keeps the standings socket open (web/cons
 a current browser does, and those that poll once a second, as the page does when the socket
 cannot open (a socket viewer whose socket cannot open or drops polls so too, and tries again
 after a pause of 1 to 30 s, as public.js does). The socket viewers speak the websocket
-protocol through wsproto (sans-IO, so it runs on Locust's gevent sockets) with permessage-deflate offered, as browsers offer it. What
-they measure is reported as requests of type "WS": opening the socket (the handshake), the
-catch-up a socket opened on older standings gets, and how long after its snapshot was stored a
-pushed table arrives. When Locust quits it writes which version each viewer shows to the file
-LOAD_SHOWN names (bench/load.py compares it with the latest snapshot).
+protocol through wsproto (sans-IO, so it runs on Locust's gevent sockets) with
+permessage-deflate offered, as browsers offer it. What they measure is reported as requests of
+type "WS": opening the socket (the handshake), the catch-up a socket opened on older standings
+gets, and how long after its snapshot was stored a pushed table arrives. When Locust quits it
+writes which version each viewer shows to the file LOAD_SHOWN names (bench/load.py compares it
+with the latest snapshot).
 """
 
 import contextlib
