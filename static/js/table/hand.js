@@ -7,6 +7,7 @@ export function drawHand(table, obs) {
   const holding = table.seated && Boolean(obs) && (obs.hand ?? []).length > 0;
   parts.handArea.hidden = !holding;
   if (!holding) {
+    delete parts.hand.dataset.drawn;
     parts.hand.replaceChildren();
     return;
   }
@@ -22,7 +23,7 @@ export function drawHand(table, obs) {
     const firstUsable = hand.find((card) => playable.has(card) || givable.has(card));
     choice.handCard = firstUsable ?? hand[0] ?? null;
   }
-  const buttons = hand.map((card, index) => {
+  const described = hand.map((card, index) => {
     const usable = (playable.has(card) || givable.has(card)) && !table.pending;
     const classes = [];
     if (playable.has(card)) {
@@ -46,9 +47,19 @@ export function drawHand(table, obs) {
     if (obs.phase === "giving" && turn) {
       attributes["aria-pressed"] = choice.giveCard === card ? "true" : "false";
     }
-    return cards.face(card, "button", attributes);
+    return { card, attributes };
   });
-  parts.hand.replaceChildren(...buttons);
+  // The page redraws on every poll; a hand rebuilt while a finger is on a card loses the tap
+  // (the press and the release land on different buttons), so it is rebuilt only when a card
+  // or a mark on one changed.
+  const drawn = JSON.stringify(described);
+  if (parts.hand.dataset.drawn === drawn && parts.hand.childElementCount === hand.length) {
+    return;
+  }
+  parts.hand.dataset.drawn = drawn;
+  parts.hand.replaceChildren(
+    ...described.map(({ card, attributes }) => cards.face(card, "button", attributes)),
+  );
 }
 
 function handButtons(table) {
