@@ -205,6 +205,7 @@ def test_the_runtime_venv_has_no_installer(dockerfile_stages):
 
     # Removed in the last step of the build stage, after the solver's build needed setuptools.
     assert "pip uninstall --yes --quiet pip setuptools" in last_run
+    assert "find /opt/venv -name '*.po' -delete" in last_run
     assert "build_ext" in last_run and "collectstatic" in last_run
 
 
