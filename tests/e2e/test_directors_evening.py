@@ -430,7 +430,7 @@ def test_the_directors_evening_from_an_empty_database_to_the_prize_list(
     late = tournament.registrations.get(player__name=LATE)
     assert (late.start_number, late.first_round) == (14, 2)
     late_row = desk.locator("table.registrations tbody tr", has_text=LATE)
-    expect(late_row.locator("td").nth(1)).to_contain_text("2")
+    expect(late_row.locator("td.status")).to_contain_text("2")
 
     withdrawn = tournament.registrations.get(player__name=WITHDRAWN)
     submit(desk, f"form[action$='/registrations/{withdrawn.pk}/withdraw/']")
