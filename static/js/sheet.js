@@ -243,8 +243,17 @@
     }
   });
 
-  // htmx: a check waits while a deal is being saved (the saved form replaces this one), and
-  // a save's answer is swapped in even when it is a refusal (400) or a newer draft (409).
+  // htmx: no check while a deal is being saved (the saved form replaces this one). It is held
+  // back at htmx:confirm, which comes before hx-sync: a check that got as far as the form's sync
+  // ("replace") would cancel the save in flight, as a check typed half a second before a save
+  // answered later did.
+  document.addEventListener("htmx:confirm", function (event) {
+    if (saving && event.detail.elt === sheetForm()) {
+      event.preventDefault();
+    }
+  });
+
+  // A save's answer is swapped in even when it is a refusal (400) or a newer draft (409).
   document.addEventListener("htmx:beforeRequest", function (event) {
     var elt = event.detail.elt;
     var form = sheetForm();
@@ -261,8 +270,6 @@
       form.querySelectorAll("[data-save-failed]").forEach(function (note) {
         note.hidden = true;
       });
-    } else if (elt === form && saving) {
-      event.preventDefault();
     }
   });
 

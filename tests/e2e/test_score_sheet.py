@@ -9,6 +9,8 @@ The player's page runs the same form in test_tournament_flow.py. Locators use fi
 and data attributes, so the same tests run in English and Ukrainian.
 """
 
+import time
+
 import pytest
 from django.conf import settings
 from django.test import Client
@@ -389,3 +391,34 @@ def test_a_deal_typed_without_a_connection_is_kept_and_leaving_it_asks_first(
     page.wait_for_timeout(500)
     assert dialogs == ["beforeunload"]
     expect(page.locator("#sheet-form")).to_be_visible()
+
+
+def test_a_deal_saved_right_after_its_last_score_is_typed_is_saved_on_a_slow_connection(
+    live_server, open_page
+):
+    """The check of the sheet runs half a second after the last key; a save tapped before that,
+    answered later than that (a venue's wifi, a busy server), is not cancelled by the check."""
+    table, users = a_table_of_four()
+    rows = engine_game_sheet(players=4, rules=RuleSet(target=TARGET), seed=6)["rows"]
+    url = f"{live_server.url}/tables/{table.pk}/sheet/"
+    page = signed_in(open_page, live_server, users[0], viewport=PHONE_360, language="en")
+    page.goto(url)
+
+    def slow_save(route):
+        time.sleep(1.5)  # the check's delay is 0.5 s
+        route.continue_()
+
+    page.route(url, slow_save)
+    fill_deal(page, 0, rows[0])
+    # A score typed again just before the save: its check waits its 0.5 s while the save is sent.
+    seat = min(set(range(4)) - given_seats(rows[0], 0, 4))
+    page.fill(f"[name='rows-0-score_{seat}']", str(rows[0]["scores"][seat]))
+    save_deal(page, 0)
+    expect(page.locator("[name='rows-1-dealer']")).to_have_value("1")
+    assert [row["bid"] for row in SheetDraft.objects.get(table=table).rows] == [rows[0]["bid"]]
+
+    # The check goes on as the next deal is typed.
+    page.unroute(url, slow_save)
+    fill_deal(page, 1, rows[1])
+    expect(page.locator("#deal-check-1 .deal-totals")).to_be_visible()
+    expect(page.locator("#sheet-totals .num")).to_have_text(running_totals(rows, 2))
