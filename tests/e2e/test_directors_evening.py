@@ -269,6 +269,14 @@ def test_the_directors_evening_from_an_empty_database_to_the_prize_list(
     expect(desk.locator("table.registrations tbody tr")).to_have_count(13)
     evening.look("players-pasted-close-name-warning")
     evening.on_phone(f"/manage/tournaments/{tournament.pk}/players/", "players")
+    # Every registration's buttons are in sight on the phone, none past the right edge.
+    rights = evening.phone.evaluate(
+        """() => [...document.querySelectorAll('table.registrations td.actions .button,'
+            + ' table.registrations td.actions button')]
+            .map((button) => button.getBoundingClientRect().right)"""
+    )
+    assert len(rights) >= 13 * 2
+    assert max(rights) <= PHONE["width"], rights
 
     # The typo is the club player: merged on its Correct page, the club player's name kept.
     typo = tournament.registrations.get(player__name=TYPO)

@@ -259,9 +259,8 @@ function drawTalon(table, obs, summary) {
     parts.talon.replaceChildren(
       ...cards.sorted(obs.talon).map((card) => cards.face(card, "span", { "data-card": card })),
     );
-    const notes = [format(L.talonTaken, { name: table.nameOf(obs.declarer) })];
-    notes.push(format(L.cardsGiven, { count: (obs.gives_done ?? []).length }));
-    parts.talonNote.textContent = notes.join(" ");
+    // Who takes it is said once, in the status line above the hand (drawStatus).
+    parts.talonNote.textContent = format(L.cardsGiven, { count: (obs.gives_done ?? []).length });
   } else {
     const backs = Array.from({ length: cards.talonSize }, () => cards.back());
     parts.talon.replaceChildren(
