@@ -2,16 +2,22 @@
 contract chosen from exact outcomes, and hopeless contracts conceded where that scores better."""
 
 import random
+from dataclasses import replace
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from bots import solver
 from bots.knowledge import Knowledge
 from bots.strong import (
+    BUDGETS,
+    CONTRACT_RANGE,
     StrongBot,
     _best_contract,
     _declarer_utility,
     _defended,
+    _own_bid_score,
     _solve_declarer,
 )
 from rules import DealState, RuleSet
@@ -98,3 +104,43 @@ def test_another_declarer_in_the_auction_model_concedes_what_he_cannot_make():
     )
     assert _defended(rules, state, 5, 0, 0) == -bid - 50
     assert _defended(rules, state, bid - 10, 0, 0) == _declarer_utility(-bid, bid - 10, 0)
+
+
+def test_the_bidding_model_scores_its_own_bid_by_the_contract_it_would_name():
+    rules = RuleSet()
+    budget = replace(BUDGETS["hard"], own_bid_margin=0, own_raise_slack=20)
+
+    # Made: the bid, or the contract its points carry (20 below them, rounded down to 5).
+    assert _own_bid_score(rules, budget, 60, 64, 0) == 60
+    assert _own_bid_score(rules, budget, 60, 97, 0) == 75
+    # No more than its marriages allow: 120 without any, 120 + 40 with the spades'.
+    assert _own_bid_score(rules, budget, 60, 158, 0) == 120
+    assert _own_bid_score(rules, budget, 60, 158, 40) == 135
+    # Failed: minus the bid, unless the points come within the margin.
+    assert _own_bid_score(rules, budget, 60, 59, 0) == -60
+    assert _own_bid_score(rules, replace(budget, own_bid_margin=10), 60, 52, 0) == 60
+    # Without the raise, the bid the auction reached.
+    assert _own_bid_score(rules, replace(budget, own_raise_slack=None), 60, 158, 40) == 60
+
+
+@given(
+    bid=st.integers(8, 60).map(lambda n: n * 5),
+    points=st.integers(0, 340),
+    marriages=st.sampled_from([0, 40, 60, 80, 100, 140, 240]),
+    margin=st.integers(-30, 30),
+    slack=st.one_of(st.none(), st.integers(0, 40)),
+)
+def test_the_own_bid_score_is_the_bid_lost_or_a_contract_it_may_name(
+    bid, points, marriages, margin, slack
+):
+    rules = RuleSet()
+    budget = replace(BUDGETS["hard"], own_bid_margin=margin, own_raise_slack=slack)
+
+    score = _own_bid_score(rules, budget, bid, points, marriages)
+
+    made = points + margin >= bid
+    assert score == -bid if not made else score >= bid
+    if made and score > bid:
+        assert score % 5 == 0
+        assert score <= min(rules.bid_ceiling(marriages), bid + CONTRACT_RANGE)
+        assert score <= points - slack
