@@ -5,8 +5,9 @@ throwaway test database made by Django's test utilities (in-memory SQLite by def
 database beside DATABASE_URL's PostgreSQL one), a tournament of 200 players with 5 confirmed rounds,
 entered through the services as a director enters final totals, and its stored standings snapshot.
 Then it times full GET requests of the page with Django's test client (middleware, view, template,
-DEBUG off as in production), after a warm-up, and reports the median. The other public pages of
-the same tournament are timed too, for information. Prints one JSON line.
+DEBUG off as in production), after a warm-up, and reports the median: rendered (a signed-in
+visitor's page) and kept (the page every visitor not signed in shares, from the cache). The
+other public pages of the same tournament are timed too, for information. Prints one JSON line.
 
     python bench/pages.py [--players 200] [--rounds 5] [--runs 15]
 """
@@ -132,8 +133,13 @@ def main() -> None:
         client = Client()
         pk = tournament.pk
         standings_url = reverse("public-standings", args=[pk])
-        times, queries, size = time_page(client, standings_url, args.runs)
-        uk_times, _, _ = time_page(client, standings_url, args.runs, accept_language="uk")
+        # Rendered: a signed-in visitor's page is never the one kept for everyone.
+        signed_in = Client()
+        signed_in.force_login(get_user_model().objects.create_user("bench-viewer"))
+        times, queries, size = time_page(signed_in, standings_url, args.runs)
+        uk_times, _, _ = time_page(signed_in, standings_url, args.runs, accept_language="uk")
+        # Kept: the page every visitor not signed in shares (scoring.standings_cache).
+        kept_times, kept_queries, _ = time_page(client, standings_url, args.runs)
         others = {
             "tournament": reverse("public-tournament", args=[pk]),
             "round": reverse("public-round", args=[pk, args.rounds]),
@@ -165,6 +171,8 @@ def main() -> None:
         "standings_runs_ms": [round(t, 2) for t in times],
         "standings_uk_median_ms": round(statistics.median(uk_times), 2),
         "standings_queries": queries,
+        "standings_kept_median_ms": round(statistics.median(kept_times), 2),
+        "standings_kept_queries": kept_queries,
         "standings_bytes": size,
         "other_pages_median_ms": other_ms,
         "goals": GOALS,

@@ -1,6 +1,6 @@
 """The live standings in the cache, in one place: what is kept, under which key, for how long.
 
-Four things are kept (Redis in production, shared by every web process and worker):
+Five things are kept (Redis in production, shared by every web process and worker):
 - "due": a computation is scheduled for the tournament. A burst of confirmations makes one
   computation a little later (settings.STANDINGS_DEBOUNCE_SECONDS) instead of one each, since
   every new snapshot sends every phone on the standings page a new table.
@@ -14,6 +14,10 @@ Four things are kept (Redis in production, shared by every web process and worke
   snapshot, or by the first request) while the others wait for it or ask again a second later.
   Beside each block its gzip, compressed once for every standings socket that is sent it
   (web/consumers.py): a thousand sockets then cost one compression, not a thousand.
+- whole standings pages of a public tournament as a visitor who is not signed in sees them, one
+  per snapshot, set of columns and language, kept as long as the poll state (the rest of the
+  page, round links and headline, may be that stale): a big event's phones load the page far
+  more often than anything on it changes. The visitor's CSRF token is put in on each request.
 """
 
 from __future__ import annotations
@@ -27,6 +31,8 @@ from django.core.cache import cache
 BLOCK_SECONDS = 3600
 # How stale a public tournament's "nothing new" may be.
 POLL_SECONDS = 1
+# How long a whole standings page is kept (the rest of the page is as stale as a poll may be).
+PAGE_SECONDS = POLL_SECONDS
 # How long the other requests let one request render a new block before they try themselves.
 RENDER_SECONDS = 10
 # How long past its countdown a scheduled computation counts as due (a lost task's is then
@@ -108,3 +114,16 @@ def _compressed_key(key: str) -> str:
 def compressed_block(key: str) -> bytes | None:
     """The gzip of a rendered block (`block_key`), if kept."""
     return cache.get(_compressed_key(key))
+
+
+def page_key(tournament_id: int, version_text: str, columns: str, language: str) -> str:
+    """The key of a whole standings page for visitors not signed in (see `block_key`)."""
+    return f"standings-page:{tournament_id}:{version_text}:{language}:{columns}"
+
+
+def page(key: str) -> str | None:
+    return cache.get(key)
+
+
+def store_page(key: str, html: str) -> None:
+    cache.set(key, html, PAGE_SECONDS)

@@ -7,6 +7,7 @@ standings read from the stored snapshot only.
 
 import csv
 import datetime
+import gzip
 import io
 import re
 
@@ -481,6 +482,81 @@ def test_csv_quotes_names_with_commas_and_quotes(client, director, finish_round)
     assert 'Коваль, Олена "Лисиця"' in [line[4] for line in results[1:]]
 
 
+TOKEN_INPUT = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
+
+
+def test_visitors_not_signed_in_share_one_kept_standings_page_each_with_his_own_token(
+    director, finish_round, django_assert_num_queries
+):
+    from django.test import Client
+
+    from web.views.public import TOKEN_STAND_IN
+
+    tournament = make_tournament(director)
+    finish_round(publish_next_round(director, tournament))
+    url = reverse("public-standings", args=[tournament.pk])
+    first, second = Client(enforce_csrf_checks=True), Client(enforce_csrf_checks=True)
+    rendered = first.get(url)
+
+    # A big event's phones: the second visitor's page comes from the cache, no query at all.
+    with django_assert_num_queries(0):
+        kept = second.get(url)
+
+    assert rendered.status_code == kept.status_code == 200
+    pages = [text_of(rendered), text_of(kept)]
+    tokens = [TOKEN_INPUT.findall(page) for page in pages]
+    assert all(len(found) == 1 for found in tokens) and tokens[0] != tokens[1]
+    assert all(TOKEN_STAND_IN not in page for page in pages)
+    assert f'"X-CSRFToken": "{tokens[1][0]}"' in pages[1]
+    # The same page but for the token.
+    first_page, kept_page = (
+        page.replace(found[0], "") for page, found in zip(pages, tokens, strict=True)
+    )
+    assert kept_page == first_page
+    # The token each got is his: the language switch on the kept page works for him.
+    switched = second.post(
+        reverse("set_language"),
+        {"language": "uk", "next": url, "csrfmiddlewaretoken": tokens[1][0]},
+    )
+    assert switched.status_code == 302
+    assert "Оновлено" in text_of(second.get(url))
+    assert "Last updated" in text_of(first.get(url))
+
+
+def test_a_kept_standings_page_gives_way_at_once_to_new_standings(client, director, finish_round):
+    tournament = make_tournament(director)
+    finish_round(publish_next_round(director, tournament))
+    url = reverse("public-standings", args=[tournament.pk])
+    before = scoring_selectors.standings_latest(tournament).version
+    assert f"?version={before}" in text_of(client.get(url))
+
+    finish_round(publish_next_round(director, tournament))
+
+    after = scoring_selectors.standings_latest(tournament).version
+    assert after != before
+    assert f"?version={after}" in text_of(client.get(url))
+
+
+def test_no_signed_in_or_private_standings_page_is_kept_for_others(client, director, finish_round):
+    public = make_tournament(director)
+    finish_round(publish_next_round(director, public))
+    private = make_tournament(director, name="Closed Club Night", is_public=False)
+    finish_round(publish_next_round(director, private))
+    public_url = reverse("public-standings", args=[public.pk])
+    private_url = reverse("public-standings", args=[private.pk])
+    client.get(public_url)  # kept for visitors not signed in
+
+    client.force_login(director)
+    signed_in = [text_of(client.get(url)) for url in (public_url, private_url)]
+    client.logout()
+
+    assert all("Sign out" in page for page in signed_in)
+    assert "Sign out" not in text_of(client.get(public_url))
+    assert client.get(private_url).status_code == 404
+    # A page with a query is not the one kept (its links repeat the address).
+    assert "seconds%3D5" in text_of(client.get(public_url, {"seconds": 5}))
+
+
 def test_prerendered_standings_are_served_in_each_language_without_rendering(
     client, director, finish_round, django_assert_max_num_queries
 ):
@@ -501,6 +577,28 @@ def test_prerendered_standings_are_served_in_each_language_without_rendering(
     assert english.status_code == ukrainian.status_code == 200
     assert "Last updated" in text_of(english)
     assert "Оновлено" in text_of(ukrainian)
+
+
+def test_a_poll_that_accepts_gzip_gets_the_workers_gzip_as_it_is(client, director, finish_round):
+    from web.presenters.live_standings import live_prerender
+
+    tournament = make_tournament(director)
+    finish_round(publish_next_round(director, tournament))
+    live_prerender(tournament.pk)
+    live = reverse("public-standings-live", args=[tournament.pk])
+    client.get(live, {"version": ""})  # the first poll keeps the latest version for the others
+
+    polls = [client.get(live, {"version": ""}, HTTP_ACCEPT_ENCODING="gzip, br") for _ in "ab"]
+    plain = client.get(live, {"version": ""})
+
+    # Compressed once by the worker (Django's gzip pads each answer differently against BREACH;
+    # the block holds no secret to protect), the same bytes for every phone.
+    first, second = polls
+    assert first["Content-Encoding"] == "gzip" and "Accept-Encoding" in first["Vary"]
+    assert first.content == second.content
+    assert gzip.decompress(first.content).decode() == plain.content.decode()
+    assert "Content-Encoding" not in plain
+    assert 'id="standings-live"' in plain.content.decode()
 
 
 def test_csv_never_hands_a_spreadsheet_a_formula(client, director, finish_round):

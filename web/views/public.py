@@ -11,9 +11,16 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
+from django.contrib.messages.storage.cookie import CookieStorage
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
+from django.middleware.csrf import get_token
+from django.middleware.gzip import re_accepts_gzip
 from django.shortcuts import get_object_or_404, render
+from django.template.loader import render_to_string
+from django.utils.cache import patch_vary_headers
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.gzip import gzip_page
@@ -144,9 +151,42 @@ def table_detail(
 # ----------------------------------------------------------------------------- standings
 
 
+# Stands for the visitor's CSRF token in a standings page kept for every visitor (the token is
+# the only part of that page that is each visitor's own); put in place of it on each request.
+TOKEN_STAND_IN = "csrf-token-of-the-visitor-5b0e7c1d"
+
+
+def _same_for_every_visitor(request: HttpRequest) -> bool:
+    """Whether this request gets the page every visitor who is not signed in gets (but for the
+    CSRF token): no session (nobody signed in, no message kept in it), no message cookie, no
+    query (the page's sign-in and language links repeat its address)."""
+    return not (
+        request.META.get("QUERY_STRING")
+        or settings.SESSION_COOKIE_NAME in request.COOKIES
+        or CookieStorage.cookie_name in request.COOKIES
+    )
+
+
+def _with_token(request: HttpRequest, html: str) -> HttpResponse:
+    return HttpResponse(html.replace(TOKEN_STAND_IN, get_token(request)))
+
+
 @require_safe
 @gzip_page  # Django's gzip adds random padding against BREACH (the page carries a CSRF token)
 def standings(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    # A big event's phones load this page far more often than anything on it changes: for a
+    # public tournament (its poll state kept) and a visitor not signed in, the whole page is
+    # kept per snapshot, columns and language (scoring.standings_cache), no database asked.
+    shared = _same_for_every_visitor(request)
+    if shared:
+        state = standings_cache.poll_state(tournament_id)
+        if state is not None:
+            key = standings_cache.page_key(
+                tournament_id, state["latest"], state["columns"], get_language()
+            )
+            html = standings_cache.page(key)
+            if html is not None:
+                return _with_token(request, html)
     tournament = _visible_tournament(request, tournament_id)
     latest = scoring_selectors.standings_latest_version(tournament)
     context = _tournament_context(
@@ -156,7 +196,15 @@ def standings(request: HttpRequest, tournament_id: int) -> HttpResponse:
         csv_separators=CSV_SEPARATOR_CHOICES,
         csv_separator=default_csv_separator(),
     )
-    return render(request, "public/standings.html", context)
+    if not (shared and tournament.is_public):
+        return render(request, "public/standings.html", context)
+    context["csrf_token"] = TOKEN_STAND_IN  # over the context processor's
+    html = render_to_string("public/standings.html", context, request=request)
+    latest_text, columns = version_text(latest), columns_text(tournament)
+    key = standings_cache.page_key(tournament.pk, latest_text, columns, get_language())
+    standings_cache.store_page(key, html)
+    standings_cache.remember_poll_state(tournament.pk, latest=latest_text, columns=columns)
+    return _with_token(request, html)
 
 
 @never_cache
@@ -173,7 +221,16 @@ def standings_live(request: HttpRequest, tournament_id: int) -> HttpResponse:
     if state is not None:
         if shown == state["latest"]:
             return HttpResponse(status=204)
-        html = standings_cache.block(live_key(tournament_id, state["latest"], state["columns"]))
+        key = live_key(tournament_id, state["latest"], state["columns"])
+        if re_accepts_gzip.search(request.headers.get("Accept-Encoding", "")):
+            # The gzip a worker made once for the sockets: no compression per phone. The block
+            # holds no secret (no CSRF token), so it needs no padding against BREACH.
+            data = standings_cache.compressed_block(key)
+            if data is not None:
+                response = HttpResponse(data, headers={"Content-Encoding": "gzip"})
+                patch_vary_headers(response, ("Accept-Encoding",))
+                return response
+        html = standings_cache.block(key)
         if html is not None:
             return HttpResponse(html)
     tournament = _visible_tournament(request, tournament_id)
