@@ -15,7 +15,9 @@ standings socket open (web/consumers.py), which pushes each new snapshot once, a
 from sleep does. 50 table users each send their score sheet through the API and have a
 table-mate confirm it, spread over the first half of the run. Afterwards it checks the
 database (every table has exactly one stored version, confirmed) and which standings every
-viewer shows at the end. Prints one JSON line.
+viewer shows at the end. Beside Locust, a probe in this process (`Probe`) loads the page and
+polls it twice a second and times the answers itself: Locust's own times include the waits of
+its one process, which has 900 frames to read at each push. Prints one JSON line.
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/thousand_one python bench/load.py
         [--viewers 1000] [--pollers 100] [--socket-dwell 60] [--seconds 60] [--ramp 30]
@@ -26,13 +28,20 @@ viewer shows at the end. Prints one JSON line.
 
 import argparse
 import csv
+import http.client
 import json
 import os
+import re
+import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
+import zlib
 from pathlib import Path
+from urllib.parse import urlsplit
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -136,6 +145,81 @@ def stored_results(round_id: int) -> dict:
     }
 
 
+class Probe(threading.Thread):
+    """A phone of its own beside Locust, in this (otherwise idle) process: every half second it
+    loads the page, polls with the latest version (nothing new) and without one (new standings),
+    each kind over a keep-alive connection of its own, and times the answers itself.
+
+    Locust times its requests in one process with the 1,000 viewers' greenlets: at each push
+    that process has 900 frames to read, and the answers that arrive meanwhile wait for it. The
+    probe's times are the server's (and the network's) without that wait: the two side by side
+    say which of them a slow tail is in.
+    """
+
+    KINDS = ("page", "poll_nothing_new", "poll_new_standings")
+    PERIOD_SECONDS = 0.5
+
+    def __init__(self, base_url: str, tournament_id: int, start_after: float, seconds: float):
+        super().__init__(daemon=True)
+        self.address = urlsplit(base_url)
+        self.paths = {
+            "page": f"/tournaments/{tournament_id}/standings/",
+            "poll_new_standings": f"/tournaments/{tournament_id}/standings/live/?version=",
+        }
+        self.starts_at = time.monotonic() + start_after
+        self.ends_at = self.starts_at + seconds
+        self.times: dict[str, list[float]] = {kind: [] for kind in self.KINDS}
+        self.failures = 0
+        self.latest = ""
+
+    def run(self) -> None:
+        connections = {kind: self._connection() for kind in self.KINDS}
+        while time.monotonic() < self.starts_at:
+            time.sleep(0.1)
+        while time.monotonic() < self.ends_at:
+            tick = time.monotonic()
+            for kind in self.KINDS:
+                path = self.paths.get(kind) or f"{self.paths['poll_new_standings']}{self.latest}"
+                try:
+                    started = time.perf_counter()
+                    connections[kind].request("GET", path, headers={"Accept-Encoding": "gzip"})
+                    response = connections[kind].getresponse()
+                    body = response.read()
+                    elapsed = (time.perf_counter() - started) * 1000
+                except (OSError, http.client.HTTPException):
+                    self.failures += 1
+                    connections[kind].close()
+                    connections[kind] = self._connection()
+                    continue
+                if response.status not in (200, 204):
+                    self.failures += 1
+                    continue
+                if kind == "poll_new_standings":
+                    html = zlib.decompress(body, wbits=31) if body[:2] == b"\x1f\x8b" else body
+                    found = re.search(rb'data-standings-version="([0-9]*)"', html)
+                    self.latest = found.group(1).decode() if found else self.latest
+                if kind != "poll_nothing_new" or response.status == 204:
+                    self.times[kind].append(elapsed)
+            time.sleep(max(0.0, tick + self.PERIOD_SECONDS - time.monotonic()))
+
+    def _connection(self) -> http.client.HTTPConnection:
+        return http.client.HTTPConnection(self.address.hostname, self.address.port, timeout=10)
+
+    def report(self) -> dict:
+        def summary(times: list[float]) -> dict:
+            if not times:
+                return {"requests": 0}
+            ordered = sorted(times)
+            return {
+                "requests": len(ordered),
+                "p50_ms": round(statistics.median(ordered), 1),
+                "p95_ms": round(ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))], 1),
+                "max_ms": round(ordered[-1], 1),
+            }
+
+        return {"failures": self.failures, **{k: summary(v) for k, v in self.times.items()}}
+
+
 def locust_stats(prefix: str) -> dict[str, dict]:
     with open(f"{prefix}_stats.csv", newline="", encoding="utf-8") as handle:
         return {row["Name"]: row for row in csv.DictReader(handle)}
@@ -150,6 +234,7 @@ def main() -> None:
     parser.add_argument("--ramp", type=int, default=30)
     parser.add_argument("--seconds", type=int, default=60)
     parser.add_argument("--web-workers", type=int, default=3)
+    parser.add_argument("--keep-logs", help="copy the services' logs into this folder at the end")
     args = parser.parse_args()
     if not 0 <= args.pollers <= args.viewers:
         parser.error("--pollers must be between 0 and --viewers")
@@ -193,6 +278,8 @@ def main() -> None:
             shown_path = Path(directory) / "shown.json"
             users = args.viewers + len(plan["tables"])
             before = CpuAccount.now(stack, database.name)
+            probe = Probe(stack.base_url, plan["tournament"], args.ramp, args.seconds)
+            probe.start()
             subprocess.run(
                 [
                     sys.executable,
@@ -225,6 +312,7 @@ def main() -> None:
                 stdout=subprocess.DEVNULL,
             )
             cpu = CpuAccount.now(stack, database.name).since(before)
+            probe.join(timeout=15)
             stats = locust_stats(prefix)
             shown = json.loads(shown_path.read_text()) if shown_path.exists() else []
         stack.check_alive()
@@ -232,6 +320,10 @@ def main() -> None:
         final = final_standings(plan["tournament"], shown)
     finally:
         if stack is not None:
+            for service in reversed(stack.services):
+                service.stop()
+            if args.keep_logs:
+                shutil.copytree(stack.logs, args.keep_logs, dirs_exist_ok=True)
             stack.stop()
         from django.db import connections
 
@@ -271,6 +363,7 @@ def main() -> None:
             "p95_ms": entry_p95(stats, REQUEST_NAMES),
         },
         **{f"standings_{name}": value for name, value in kinds.items()},
+        "probe": probe.report(),
         "push_stored_to_shown": entry(PUSH_NAME),
         "sockets_dropped": entry("standings socket dropped")["requests"],
         "pushes_older_than_shown": entry("standings push older than shown (ignored)")["requests"],

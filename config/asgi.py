@@ -11,14 +11,23 @@ django_application = get_asgi_application()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
+from django.conf import settings  # noqa: E402
 
+from core.request_threads import RequestThreads  # noqa: E402
 from core.websocket_origin import SameOriginValidator  # noqa: E402
 from gameplay.routing import websocket_urlpatterns as game_routes  # noqa: E402
 from web.routing import websocket_urlpatterns as standings_routes  # noqa: E402
 
+# Each request's synchronous code on a thread kept for the next request, not a new one.
+http_application = (
+    RequestThreads(django_application, keep_idle=settings.REQUEST_THREADS_KEPT)
+    if settings.REQUEST_THREADS_KEPT
+    else django_application
+)
+
 application = ProtocolTypeRouter(
     {
-        "http": django_application,
+        "http": http_application,
         # Sessions identify the seat; the origin check keeps other sites' pages (another port
         # or scheme of the same host included) from acting with a player's cookies: websockets
         # have no CSRF token.

@@ -436,16 +436,31 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": 60 * 60.0,
     },
 }
+# Under ASGI, the threads that run requests' synchronous code are kept for the next requests
+# (core/request_threads.py): at most this many idle ones per web process; 0 starts a thread per
+# request, as Django does by itself (bench/request_cost.py compares the two).
+REQUEST_THREADS_KEPT = max(0, min(256, int(os.environ.get("REQUEST_THREADS_KEPT", "16"))))
 # With workers, confirmations within this many seconds share one standings computation.
 STANDINGS_DEBOUNCE_SECONDS = 2
+# How fast the live table shows the bots' moves: each pause of gameplay.pacing is multiplied by
+# this (1: a human's pace; the browser tests watch whole deals at a quarter of the pauses).
+LIVE_TABLE_PACE = 1.0
 
 # Live tables tell their watchers about each move through the channel layer: Redis when there
 # is one (several web processes), else in process memory (the embedded mode's single process).
+# A web process waits for its sockets' messages with a blocking pop of 5 s (channels_redis); the
+# read of its answer must be allowed longer, or a socket with nothing to receive for 5 s fails
+# with "Timeout reading from" Redis and is closed (redis-py 8 reads with a 5 s timeout unless told:
+# the lost standings and table sockets of issue 17's load runs). A Redis that hangs is still
+# noticed, after CHANNEL_LAYER_READ_SECONDS.
+CHANNEL_LAYER_READ_SECONDS = 30
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL]},
+            "CONFIG": {
+                "hosts": [{"address": REDIS_URL, "socket_timeout": CHANNEL_LAYER_READ_SECONDS}]
+            },
         }
     }
 else:

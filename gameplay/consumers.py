@@ -9,17 +9,13 @@ still names him: each view sent and each move taken first reads the session agai
 out (in any tab of that browser), a session that expired or was deleted, a changed password or a
 deactivated account closes the socket instead of showing the hand to whoever has the screen
 next. A guest (not signed in) is known the same way by the practice key his session holds, and
-sees his own practice games only. Frames are small and few:
-one larger than MAX_FRAME_BYTES closes the socket unread, and each connection may send
-MESSAGE_BURST messages at once and MESSAGE_RATE a second after that (a page waits for the answer
-to each move before it sends the next), beyond which messages are dropped and, once that has
-happened MAX_DROPPED times, the socket is closed.
+sees his own practice games only. Frames are small and few (core.sockets guards them): each
+connection may send MESSAGE_BURST messages at once and MESSAGE_RATE a second after that (a page
+waits for the answer to each move before it sends the next).
 """
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable
 from importlib import import_module
 from typing import Any
 
@@ -42,55 +38,22 @@ from django.utils.translation import gettext_lazy
 
 from core.exceptions import Conflict
 from core.i18n import error_message
+from core.sockets import CLOSE_FORBIDDEN, GuardedSocket
 from gameplay import selectors, services
 from gameplay.broadcast import game_group
 
-# Close codes in the range websockets leave to applications (4000-4999).
-CLOSE_FORBIDDEN = 4403
-# RFC 6455's own: the peer broke the rules of this endpoint, and a message too large to take.
-CLOSE_POLICY_VIOLATION = 1008
-CLOSE_TOO_BIG = 1009
-
-# The largest honest message (a move with its sequence number) is under 200 bytes.
-MAX_FRAME_BYTES = 16 * 1024
 # A human makes a move or two a second at most, and the page sends one message per answer, so
 # these bound only scripts: 5 a second for good, 30 at once (scripted checks of bad input send
-# some 26 in a row), and a connection that has had 20 messages dropped is closed.
+# some 26 in a row).
 MESSAGE_BURST = 30
 MESSAGE_RATE = 5.0
-MAX_DROPPED = 20
 
-NOT_AN_OBJECT = gettext_lazy("A message must be a JSON object.")
 UNKNOWN_TYPE = gettext_lazy("Unknown message type.")
 BAD_ACT = gettext_lazy("An act message needs an action object and a sequence number.")
-TOO_BIG = gettext_lazy("The message is too large.")
-TOO_FAST = gettext_lazy("Too many messages: wait a moment before sending the next one.")
 
 
 class SignedOut(Exception):
     """The session the socket was opened with no longer signs its user in."""
-
-
-class MessageAllowance:
-    """A token bucket: `burst` messages at once, refilled at `rate` a second, on `clock`."""
-
-    def __init__(self, *, burst: int, rate: float, clock: Callable[[], float]) -> None:
-        self.burst = burst
-        self.rate = rate
-        self.clock = clock
-        self.tokens = float(burst)
-        self.checked_at = clock()
-
-    def take(self) -> bool:
-        """Whether one more message is allowed now (and count it if so)."""
-        now = self.clock()
-        elapsed = max(0.0, now - self.checked_at)
-        self.checked_at = now
-        self.tokens = min(float(self.burst), self.tokens + elapsed * self.rate)
-        if self.tokens < 1:
-            return False
-        self.tokens -= 1
-        return True
 
 
 def signed_in_user_id(session_key: str | None) -> Any | None:
@@ -171,24 +134,6 @@ def connection_game(scope: dict, game_id: int):
         return None
 
 
-def scope_language(scope: dict) -> str:
-    """The language the page was shown in: the language cookie, else the browser's choice."""
-    cookie = (scope.get("cookies") or {}).get(settings.LANGUAGE_COOKIE_NAME)
-    candidates = [cookie] if cookie else []
-    for name, value in scope.get("headers") or []:
-        if name == b"accept-language":
-            header = value.decode("latin-1")
-            candidates += [
-                code for code, _q in translation.trans_real.parse_accept_lang_header(header)
-            ]
-    for code in candidates:
-        try:
-            return translation.get_supported_language_variant(code)
-        except LookupError:
-            continue
-    return settings.LANGUAGE_CODE
-
-
 def view_for(scope: dict, game_id: int, language: str) -> dict[str, Any] | None:
     """The game as the connection's user may see it now, or None when he may no longer see it
     (SignedOut when the session no longer signs him in)."""
@@ -219,100 +164,29 @@ def act(scope: dict, game_id: int, action: dict, sequence: int, language: str) -
     return None
 
 
-def frame_too_big(text_data: str | None, bytes_data: bytes | None) -> bool:
-    """Whether the frame is larger than MAX_FRAME_BYTES, text counted in UTF-8 bytes."""
-    if text_data is not None:
-        # Counting characters first spares encoding a huge frame only to measure it.
-        if len(text_data) > MAX_FRAME_BYTES:
-            return True
-        return len(text_data.encode("utf-8", "surrogatepass")) > MAX_FRAME_BYTES
-    return len(bytes_data or b"") > MAX_FRAME_BYTES
-
-
-class LiveGameConsumer(AsyncJsonWebsocketConsumer):
+class LiveGameConsumer(GuardedSocket, AsyncJsonWebsocketConsumer):
     """One watcher (a seat, a spectator or the director) of one live game."""
 
+    message_burst = MESSAGE_BURST
+    message_rate = MESSAGE_RATE
+
     game_id: int
-    group: str
-    language: str
-    allowance: MessageAllowance
     # The sequence of the last view sent; change notices at or below it need no new view.
     sent_sequence: int = -1
-    joined: bool = False
-    # Set once the socket is refused or closed: nothing sent to it afterwards is read or pushed.
-    ended: bool = False
-    dropped: int = 0
-    # Whether the last message was dropped: a run of dropped messages gets one error, not one
-    # each, so a flood is not echoed back.
-    dropping: bool = False
-    # The clock of the message allowance (tests set their own).
-    clock: Callable[[], float] = staticmethod(time.monotonic)
 
     async def connect(self) -> None:
-        self.allowance = MessageAllowance(burst=MESSAGE_BURST, rate=MESSAGE_RATE, clock=self.clock)
+        self.guard()
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
-        self.group = game_group(self.game_id)
-        self.language = scope_language(self.scope)
         game = await database_sync_to_async(connection_game)(self.scope, self.game_id)
         if game is None:
             await self.end(CLOSE_FORBIDDEN)
             return
         # Join before reading the view, so that no change after the read goes unnoticed.
-        await self.channel_layer.group_add(self.group, self.channel_name)
-        self.joined = True
+        await self.join(game_group(self.game_id))
         await self.accept()
         await self.send_view()
 
-    async def end(self, code: int) -> None:
-        """Close the socket (before accepting it, that refuses it) and stop serving it."""
-        self.ended = True
-        await self.leave_group()
-        await self.close(code=code)
-
-    async def leave_group(self) -> None:
-        if self.joined:
-            self.joined = False
-            await self.channel_layer.group_discard(self.group, self.channel_name)
-
-    async def disconnect(self, code: int) -> None:
-        self.ended = True
-        await self.leave_group()
-
-    async def receive(self, text_data=None, bytes_data=None, **kwargs) -> None:
-        if self.ended or not await self.admit():
-            return
-        if frame_too_big(text_data, bytes_data):
-            await self.send_error(self.translate(TOO_BIG))
-            await self.end(CLOSE_TOO_BIG)
-            return
-        # A frame that is not JSON text (or nests too deeply to decode) is a bad message like
-        # any other: it gets an error, rather than ending the connection with a server error.
-        try:
-            content = await self.decode_json(text_data) if text_data is not None else None
-        except (ValueError, RecursionError):
-            content = None
-        if content is None:
-            await self.send_error(self.translate(NOT_AN_OBJECT))
-            return
-        await self.receive_json(content, **kwargs)
-
-    async def admit(self) -> bool:
-        """Whether the message is within the connection's allowance (the module docstring)."""
-        if self.allowance.take():
-            self.dropping = False
-            return True
-        self.dropped += 1
-        if self.dropped >= MAX_DROPPED:
-            await self.end(CLOSE_POLICY_VIOLATION)
-        elif not self.dropping:
-            await self.send_error(self.translate(TOO_FAST))
-        self.dropping = True
-        return False
-
-    async def receive_json(self, content: Any, **kwargs) -> None:
-        if not isinstance(content, dict):
-            await self.send_error(self.translate(NOT_AN_OBJECT))
-            return
+    async def receive_message(self, content: dict[str, Any]) -> None:
         kind = content.get("type")
         if kind == "act":
             await self.receive_act(content)
@@ -320,13 +194,13 @@ class LiveGameConsumer(AsyncJsonWebsocketConsumer):
             # A page that was away (reconnected, woke up) asks for the state it missed.
             await self.send_view(force=True)
         else:
-            await self.send_error(self.translate(UNKNOWN_TYPE))
+            await self.send_error(UNKNOWN_TYPE)
 
     async def receive_act(self, content: dict) -> None:
         action = content.get("action")
         sequence = content.get("sequence")
         if not isinstance(action, dict) or type(sequence) is not int:
-            await self.send_error(self.translate(BAD_ACT))
+            await self.send_error(BAD_ACT)
             return
         try:
             refusal = await database_sync_to_async(act)(
@@ -362,10 +236,3 @@ class LiveGameConsumer(AsyncJsonWebsocketConsumer):
             return
         self.sent_sequence = max(self.sent_sequence, sequence)
         await self.send_json({"type": "view", "view": view})
-
-    def translate(self, message) -> str:
-        with translation.override(self.language):
-            return str(message)
-
-    async def send_error(self, message: str) -> None:
-        await self.send_json({"type": "error", "message": message})

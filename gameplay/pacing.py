@@ -8,6 +8,8 @@ and no worker sleeps; static/js/table/pacing.js picks the pause that follows eac
 
 from __future__ import annotations
 
+from django.conf import settings
+
 # Seconds, shown between moves the server has already applied.
 BID_SECONDS = 0.6
 CARD_SECONDS = 0.8
@@ -22,13 +24,15 @@ SUMMARY_SECONDS = 30.0
 
 
 def client_pace() -> dict[str, int]:
-    """The same pauses in milliseconds, for the table page (static/js/table/pacing.js)."""
+    """The same pauses in milliseconds, for the table page (static/js/table/pacing.js), each
+    multiplied by the LIVE_TABLE_PACE setting; the summary waits for a person all the same."""
+    scale = 1000 * settings.LIVE_TABLE_PACE
     return {
-        "bid": round(BID_SECONDS * 1000),
-        "card": round(CARD_SECONDS * 1000),
-        "trick": round(TRICK_SECONDS * 1000),
-        "talon": round(TALON_SECONDS * 1000),
-        "give": round(GIVE_SECONDS * 1000),
-        "contract": round(CONTRACT_SECONDS * 1000),
+        "bid": round(BID_SECONDS * scale),
+        "card": round(CARD_SECONDS * scale),
+        "trick": round(TRICK_SECONDS * scale),
+        "talon": round(TALON_SECONDS * scale),
+        "give": round(GIVE_SECONDS * scale),
+        "contract": round(CONTRACT_SECONDS * scale),
         "summary": round(SUMMARY_SECONDS * 1000),
     }

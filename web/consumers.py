@@ -11,29 +11,28 @@ snapshot. The wall screen opens it with `&notice=1` and gets a small JSON text f
 Only public tournaments have one: a private tournament's socket is refused (the page polls,
 and each poll checks who asks), and sockets open when a tournament is made private are closed at
 its next snapshot without being sent it. The group message (web/standings_push.py) carries no
-standings; each web process reads a block's gzip from the cache once for all of its sockets.
-Pages send nothing but an occasional {"type": "sync"} (send the latest again); as on the table
-sockets (gameplay.consumers), a frame past MAX_FRAME_BYTES closes the socket unread and floods
-are bounded by a MessageAllowance.
+standings; each web process follows a tournament's group once (`ProcessFanOut`) and reads a
+block's gzip from the cache once for all of its sockets.
+Pages send nothing but an occasional {"type": "sync"} (send the latest again); frames and floods
+are guarded as on every socket (core.sockets), at a slower pace than a table's.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
-import time
+import logging
 from collections import OrderedDict
-from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import parse_qs
 
 from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
-from django.utils import translation
 from django.utils.translation import gettext_lazy
 
-from gameplay.consumers import MessageAllowance, frame_too_big, scope_language
+from core.sockets import CLOSE_FORBIDDEN, GuardedSocket
 from scoring import standings_cache
 from tournaments.models import Tournament
 from web.presenters.live_standings import (
@@ -44,19 +43,14 @@ from web.presenters.live_standings import (
 )
 from web.standings_push import standings_group
 
-CLOSE_FORBIDDEN = 4403
-CLOSE_POLICY_VIOLATION = 1008
-CLOSE_TOO_BIG = 1009
-
 MESSAGE_BURST = 10
 MESSAGE_RATE = 1.0
-MAX_DROPPED = 20
 # A version is a number; what the query string says is cut to this before it is compared.
 MAX_VERSION_LENGTH = 20
 
 NOT_SYNC = gettext_lazy("This socket only takes sync messages.")
-TOO_BIG = gettext_lazy("The message is too large.")
-TOO_FAST = gettext_lazy("Too many messages: wait a moment before sending the next one.")
+
+logger = logging.getLogger(__name__)
 
 
 class BlockMemo:
@@ -96,6 +90,83 @@ class BlockMemo:
 
 
 blocks = BlockMemo()
+
+
+@dataclass(eq=False)
+class Followed:
+    """One tournament followed by this process: its channel in the group, its sockets here."""
+
+    channel: str
+    sockets: set[StandingsConsumer] = field(default_factory=set)
+    listener: asyncio.Task | None = None
+
+
+class ProcessFanOut:
+    """The standings sockets of this web process, each tournament's group joined once.
+
+    With one group member per socket, every push put a message per socket on Redis, and a
+    process with 300 sockets took its 300 off one by one (channels_redis pops them singly),
+    which held its event loop for a quarter of a second at each snapshot while pages and polls
+    waited. Here the process joins a tournament's group once, with a channel of its own, and
+    hands each push to its sockets in memory; it leaves the group when its last socket there
+    closes. Kept per event loop (tests run each in a loop of its own; a server has one).
+    """
+
+    def __init__(self) -> None:
+        self.followed: dict[tuple[asyncio.AbstractEventLoop, int], Followed] = {}
+
+    async def join(self, layer, tournament_id: int, socket: StandingsConsumer) -> None:
+        key = (asyncio.get_running_loop(), tournament_id)
+        followed = self.followed.get(key)
+        if followed is None:
+            # A process channel like the sockets' own: channels_redis reads a process's channels
+            # of one prefix with one loop, and one of another prefix waits while it runs.
+            channel = await layer.new_channel()
+            # Another socket may have started following it while the channel was made.
+            followed = self.followed.get(key)
+            if followed is None:
+                followed = Followed(channel)
+                self.followed[key] = followed
+                followed.listener = asyncio.create_task(self.listen(layer, followed))
+        followed.sockets.add(socket)
+        # Each join renews the membership, which channels_redis forgets after a day.
+        await layer.group_add(standings_group(tournament_id), followed.channel)
+
+    async def leave(self, layer, tournament_id: int, socket: StandingsConsumer) -> None:
+        key = (asyncio.get_running_loop(), tournament_id)
+        followed = self.followed.get(key)
+        if followed is None:
+            return
+        followed.sockets.discard(socket)
+        if followed.sockets:
+            return
+        del self.followed[key]
+        if followed.listener is not None:
+            followed.listener.cancel()
+        await layer.group_discard(standings_group(tournament_id), followed.channel)
+
+    async def listen(self, layer, followed: Followed) -> None:
+        while True:
+            try:
+                message = await layer.receive(followed.channel)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                # Redis away: the pages poll meanwhile (their sockets stay open), and a push
+                # missed is caught up by the next one or a page's sync.
+                logger.exception("Could not receive the standings pushes; trying again")
+                await asyncio.sleep(1)
+                continue
+            if message.get("type") != "standings.stored":
+                continue
+            for socket in list(followed.sockets):
+                try:
+                    await socket.standings_stored(message)
+                except Exception:
+                    logger.exception("Could not push the standings to a socket")
+
+
+fan_out = ProcessFanOut()
 
 
 def kept_public_state(tournament_id: int) -> LiveState | None:
@@ -146,31 +217,23 @@ def shown_version(scope: dict) -> tuple[str, bool]:
     return version, (query.get("notice") or [""])[0] == "1"
 
 
-class StandingsConsumer(AsyncWebsocketConsumer):
+class StandingsConsumer(GuardedSocket, AsyncWebsocketConsumer):
     """One page (a phone, a wall screen) watching one public tournament's standings."""
 
+    message_burst = MESSAGE_BURST
+    message_rate = MESSAGE_RATE
+
     tournament_id: int
-    group: str
-    language: str
     notice: bool
-    allowance: MessageAllowance
     # The version the page shows: a push of the same one sends nothing.
     shown: str = ""
-    joined: bool = False
-    ended: bool = False
-    dropped: int = 0
-    dropping: bool = False
-    clock: Callable[[], float] = staticmethod(time.monotonic)
 
     async def connect(self) -> None:
-        self.allowance = MessageAllowance(burst=MESSAGE_BURST, rate=MESSAGE_RATE, clock=self.clock)
+        self.guard()
         self.tournament_id = int(self.scope["url_route"]["kwargs"]["tournament_id"])
-        self.group = standings_group(self.tournament_id)
-        self.language = scope_language(self.scope)
         self.shown, self.notice = shown_version(self.scope)
         # Join before reading the latest version, so that no snapshot after the read is missed.
-        await self.channel_layer.group_add(self.group, self.channel_name)
-        self.joined = True
+        await self.join(standings_group(self.tournament_id))
         # The cache first, off the thread of the database calls, which page loads keep busy.
         state = await sync_to_async(kept_public_state, thread_sensitive=False)(self.tournament_id)
         if state is None:
@@ -184,52 +247,21 @@ class StandingsConsumer(AsyncWebsocketConsumer):
             # A page that reconnects catches up (or one opened before a snapshot was pushed).
             await self.send_block(state.version, state.columns)
 
-    async def end(self, code: int) -> None:
-        """Close the socket (before accepting it, that refuses it) and stop serving it."""
-        self.ended = True
-        await self.leave_group()
-        await self.close(code=code)
+    async def follow(self, group: str) -> None:
+        """The process follows the group once for all of its sockets (`ProcessFanOut`)."""
+        await fan_out.join(self.channel_layer, self.tournament_id, self)
 
-    async def leave_group(self) -> None:
-        if self.joined:
-            self.joined = False
-            await self.channel_layer.group_discard(self.group, self.channel_name)
+    async def unfollow(self, group: str) -> None:
+        await fan_out.leave(self.channel_layer, self.tournament_id, self)
 
-    async def disconnect(self, code: int) -> None:
-        self.ended = True
-        await self.leave_group()
-
-    async def receive(self, text_data=None, bytes_data=None) -> None:
-        if self.ended or not await self.admit():
-            return
-        if frame_too_big(text_data, bytes_data):
-            await self.send_error(TOO_BIG)
-            await self.end(CLOSE_TOO_BIG)
-            return
-        try:
-            content = json.loads(text_data) if text_data is not None else None
-        except (ValueError, RecursionError):
-            content = None
-        if not isinstance(content, dict) or content.get("type") != "sync":
+    async def receive_message(self, content: dict[str, Any]) -> None:
+        if content.get("type") != "sync":
             await self.send_error(NOT_SYNC)
             return
         await self.send_latest()
 
-    async def admit(self) -> bool:
-        """Whether the message is within the connection's allowance."""
-        if self.allowance.take():
-            self.dropping = False
-            return True
-        self.dropped += 1
-        if self.dropped >= MAX_DROPPED:
-            await self.end(CLOSE_POLICY_VIOLATION)
-        elif not self.dropping:
-            await self.send_error(TOO_FAST)
-        self.dropping = True
-        return False
-
     async def standings_stored(self, event: dict[str, Any]) -> None:
-        """Group message from `web.standings_push.push_standings`."""
+        """A push from `web.standings_push.push_standings`, handed on by `fan_out`."""
         if self.ended:
             return
         if not event.get("public"):
@@ -281,8 +313,3 @@ class StandingsConsumer(AsyncWebsocketConsumer):
     async def send_notice(self, version: str) -> None:
         self.shown = version
         await self.send(text_data=json.dumps({"type": "standings", "version": version}))
-
-    async def send_error(self, message) -> None:
-        with translation.override(self.language):
-            text = str(message)
-        await self.send(text_data=json.dumps({"type": "error", "message": text}))

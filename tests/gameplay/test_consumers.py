@@ -137,7 +137,7 @@ def test_a_seat_never_receives_another_seats_cards():
 
     async def scenario():
         communicator = communicator_for(user, game.pk)
-        connected, _ = await communicator.connect()
+        connected, _ = await communicator.connect(timeout=TIMEOUT)
         assert connected
         messages = await play_randomly(communicator, 0, moves=60, rng=random.Random(3))
         await communicator.disconnect()
@@ -172,7 +172,7 @@ def test_two_seats_the_director_and_a_spectator_each_get_only_what_they_may_see(
         sockets = [communicator_for(user, game.pk) for user, _ in watchers]
         received: list[list[dict]] = [[] for _ in watchers]
         for communicator in sockets:
-            assert (await communicator.connect())[0]
+            assert (await communicator.connect(timeout=TIMEOUT))[0]
         latest: list[dict] = [{} for _ in watchers]
 
         async def catch_up(target: int) -> None:
@@ -220,8 +220,8 @@ def test_a_move_is_pushed_to_every_connection_of_the_game():
     async def scenario():
         playing = communicator_for(user, game.pk)
         watching = communicator_for(user, game.pk)  # the same player in a second tab
-        assert (await playing.connect())[0]
-        assert (await watching.connect())[0]
+        assert (await playing.connect(timeout=TIMEOUT))[0]
+        assert (await watching.connect(timeout=TIMEOUT))[0]
         view = (await receive(playing))["view"]
         first = (await receive(watching))["view"]
         assert first["sequence"] == view["sequence"]
@@ -249,7 +249,7 @@ def test_an_illegal_move_is_refused_with_a_message_and_changes_nothing():
 
     async def scenario():
         communicator = communicator_for(user, game.pk)
-        await communicator.connect()
+        await communicator.connect(timeout=TIMEOUT)
         view = (await receive(communicator))["view"]
         # A bid below the minimum is never legal.
         bad = {"seat": view["seat"], "type": "bid", "value": 5}
@@ -273,7 +273,7 @@ def test_a_move_made_on_an_old_view_is_refused():
 
     async def scenario():
         communicator = communicator_for(user, game.pk)
-        await communicator.connect()
+        await communicator.connect(timeout=TIMEOUT)
         view = (await receive(communicator))["view"]
         action = view["legal"][0]
         stale = view["sequence"] - 1 if view["sequence"] else view["sequence"] + 5
@@ -294,7 +294,7 @@ def test_sync_sends_the_view_again_and_bad_messages_get_an_error():
 
     async def scenario():
         communicator = communicator_for(user, game.pk)
-        await communicator.connect()
+        await communicator.connect(timeout=TIMEOUT)
         first = (await receive(communicator))["view"]
         await communicator.send_json_to({"type": "sync", "since": 0})
         again = await receive(communicator)
@@ -321,10 +321,10 @@ def test_only_people_allowed_to_watch_may_connect():
         results = []
         for user in (stranger, AnonymousUser()):
             communicator = communicator_for(user, game.pk)
-            results.append(await communicator.connect())
+            results.append(await communicator.connect(timeout=TIMEOUT))
             await communicator.disconnect()
         missing = communicator_for(owner, game.pk + 1000)
-        results.append(await missing.connect())
+        results.append(await missing.connect(timeout=TIMEOUT))
         return results
 
     for connected, code in async_to_sync(scenario)():
@@ -352,7 +352,7 @@ def test_the_asgi_application_knows_the_player_by_the_session_and_checks_the_ori
                 (b"origin", b"http://testserver"),
             ],
         )
-        connected, _ = await own_page.connect()
+        connected, _ = await own_page.connect(timeout=TIMEOUT)
         view = (await receive(own_page))["view"] if connected else None
         await own_page.disconnect()
         other_site = WebsocketCommunicator(
@@ -364,7 +364,7 @@ def test_the_asgi_application_knows_the_player_by_the_session_and_checks_the_ori
                 (b"origin", b"http://evil.example"),
             ],
         )
-        refused, _ = await other_site.connect()
+        refused, _ = await other_site.connect(timeout=TIMEOUT)
         await other_site.disconnect()
         return connected, view, refused
 

@@ -434,7 +434,7 @@ def test_over_the_websocket_only_the_guests_session_sees_and_moves(in_memory_cha
 
     async def scenario():
         own = socket_for(owner, game)
-        connected, _ = await own.connect()
+        connected, _ = await own.connect(timeout=10)
         first = await own.receive_json_from(timeout=10)
         view = first["view"]
         await own.send_json_to({"type": "act", "action": view["legal"][0], "sequence": 0})
@@ -443,7 +443,7 @@ def test_over_the_websocket_only_the_guests_session_sees_and_moves(in_memory_cha
         refused = []
         for client in (second_guest, visitor):
             other = socket_for(client, game)
-            ok, code = await other.connect()
+            ok, code = await other.connect(timeout=10)
             refused.append((ok, code))
             await other.disconnect()
         return connected, view, after, refused
@@ -464,7 +464,7 @@ def test_a_guests_socket_closes_once_his_session_no_longer_holds_the_game(
     session = owner.session
 
     async def scenario():
-        connected, _ = await socket.connect()
+        connected, _ = await socket.connect(timeout=10)
         await socket.receive_json_from(timeout=10)
         # Signing in elsewhere in this browser cycles the session: the old one is deleted.
         await database_sync_to_async(session.delete)()

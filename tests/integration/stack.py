@@ -195,9 +195,12 @@ class Stack:
                 "--no-access-log",
                 "--lifespan",
                 "off",
-                # As the image runs it: frames past 64 KiB are refused before the app reads them.
+                # As the image runs it (docker/web.sh): frames past 64 KiB are refused before
+                # the app reads them, and frames are not compressed again per socket.
                 "--ws-max-size",
                 "65536",
+                "--ws-per-message-deflate",
+                "false",
             ],
             web_env,
             self.logs,

@@ -383,7 +383,7 @@ def test_malformed_websocket_messages_get_an_error_and_the_socket_stays_open(wor
 
     async def scenario():
         socket = websocket_for(user, game.pk)
-        assert (await socket.connect())[0]
+        assert (await socket.connect(timeout=10))[0]
         first = await socket.receive_json_from(timeout=10)
         answers = []
         for text in WEBSOCKET_GARBAGE.values():

@@ -163,7 +163,7 @@ def test_over_the_websocket_no_one_moves_for_the_seat_to_act(world, websocket_fo
         answers = []
         for seat, user in others:
             socket = websocket_for(user, game.pk)
-            assert (await socket.connect())[0]
+            assert (await socket.connect(timeout=10))[0]
             await socket.receive_json_from(timeout=10)
             for forged in forgeries(action, seat, to_act):
                 await socket.send_json_to(
@@ -190,7 +190,7 @@ def test_a_spectator_socket_gets_no_cards_and_cannot_move(world, websocket_for):
 
     async def scenario():
         socket = websocket_for(world.player, game.pk)  # he plays at another table
-        assert (await socket.connect())[0]
+        assert (await socket.connect(timeout=10))[0]
         first = await socket.receive_json_from(timeout=10)
         await socket.send_json_to({"type": "act", "action": action, "sequence": game.sequence})
         error = await socket.receive_json_from(timeout=10)

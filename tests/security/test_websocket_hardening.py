@@ -22,15 +22,9 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
+from core.sockets import MAX_DROPPED, MAX_FRAME_BYTES, MessageAllowance
 from gameplay import selectors, services
-from gameplay.consumers import (
-    MAX_DROPPED,
-    MAX_FRAME_BYTES,
-    MESSAGE_BURST,
-    MESSAGE_RATE,
-    LiveGameConsumer,
-    MessageAllowance,
-)
+from gameplay.consumers import MESSAGE_BURST, MESSAGE_RATE, LiveGameConsumer
 from gameplay.models import LiveGame
 from gameplay.routing import websocket_urlpatterns
 from tests.factories import UserFactory
@@ -164,7 +158,7 @@ def test_a_websocket_opens_only_from_the_sites_own_origin(settings, host, scheme
 
     async def scenario():
         socket = browser_socket(client, game.pk, host=host, origin=origin, scheme=scheme)
-        connected, _ = await socket.connect()
+        connected, _ = await socket.connect(timeout=TIMEOUT)
         view = (await receive(socket))["view"] if connected else None
         await socket.disconnect()
         return connected, view
@@ -196,7 +190,7 @@ def test_trusted_origins_are_read_as_for_forms(settings, origin, opens):
 
     async def scenario():
         socket = browser_socket(client, game.pk, host="club.example", origin=origin, scheme="wss")
-        connected, _ = await socket.connect()
+        connected, _ = await socket.connect(timeout=TIMEOUT)
         await socket.disconnect()
         return connected
 
@@ -223,7 +217,7 @@ def test_behind_the_tls_proxy_its_header_says_the_scheme(settings, forwarded, or
 
     async def scenario():
         socket = browser_socket(client, game.pk, host="club.example", origin=origin, extra=extra)
-        connected, _ = await socket.connect()
+        connected, _ = await socket.connect(timeout=TIMEOUT)
         await socket.disconnect()
         return connected
 
@@ -250,7 +244,7 @@ def test_in_development_only_the_servers_own_local_origin_opens(settings, host, 
 
     async def scenario():
         socket = browser_socket(client, game.pk, host=host, origin=origin)
-        connected, _ = await socket.connect()
+        connected, _ = await socket.connect(timeout=TIMEOUT)
         await socket.disconnect()
         return connected
 
@@ -265,7 +259,7 @@ def test_a_refused_origin_is_refused_at_the_handshake_and_nothing_it_sends_is_re
 
     async def scenario():
         socket = browser_socket(client, game.pk, origin="http://testserver:8080")
-        connected, _ = await socket.connect()
+        connected, _ = await socket.connect(timeout=TIMEOUT)
         await socket.send_json_to({"type": "act", "action": move, "sequence": game.sequence})
         await socket.send_json_to({"type": "sync"})
         silent = await socket.receive_nothing(timeout=0.2)
@@ -321,7 +315,7 @@ def test_after_signing_out_the_open_tab_gets_no_more_of_his_hand(how):
     async def scenario():
         his = browser_socket(waiting_client, game.pk)
         other = browser_socket(mover_client, game.pk)
-        assert (await his.connect())[0] and (await other.connect())[0]
+        assert (await his.connect(timeout=TIMEOUT))[0] and (await other.connect(timeout=TIMEOUT))[0]
         first = (await receive(his))["view"]
         move = (await receive(other))["view"]
         await sync_to_async(sign_out)(how, waiting_client, waiting)
@@ -348,7 +342,7 @@ def test_a_signed_out_tab_cannot_move_and_reads_nothing_after(decoded):
 
     async def scenario():
         socket = browser_socket(client, game.pk)
-        assert (await socket.connect())[0]
+        assert (await socket.connect(timeout=TIMEOUT))[0]
         view = (await receive(socket))["view"]
         await sync_to_async(client.post)(reverse("logout"))
         act = {"type": "act", "action": view["legal"][0], "sequence": view["sequence"]}
@@ -373,7 +367,7 @@ def test_a_sync_after_signing_out_sends_no_hand():
 
     async def scenario():
         socket = browser_socket(client, game.pk)
-        assert (await socket.connect())[0]
+        assert (await socket.connect(timeout=TIMEOUT))[0]
         await receive(socket)
         await sync_to_async(client.post)(reverse("logout"))
         await socket.send_json_to({"type": "sync"})
@@ -391,7 +385,7 @@ def test_signing_in_again_elsewhere_keeps_the_tab_playing():
 
     async def scenario():
         socket = browser_socket(client, game.pk)
-        assert (await socket.connect())[0]
+        assert (await socket.connect(timeout=TIMEOUT))[0]
         await receive(socket)
         await sync_to_async(phone.post)(reverse("logout"))
         await socket.send_json_to({"type": "sync"})
@@ -434,7 +428,7 @@ def test_a_huge_frame_is_not_read_and_closes_the_socket(decoded):
 
     async def scenario():
         socket = direct_socket(user, game.pk)
-        assert (await socket.connect())[0]
+        assert (await socket.connect(timeout=TIMEOUT))[0]
         view = (await receive(socket))["view"]
         # A real move, so reading the frame at all would show as the move being made.
         await socket.send_to(text_data=padded_act(view, 15 * 1024 * 1024))
@@ -460,7 +454,7 @@ def test_a_frame_of_many_byte_characters_is_measured_in_bytes(decoded):
 
     async def scenario():
         socket = direct_socket(user, game.pk)
-        assert (await socket.connect())[0]
+        assert (await socket.connect(timeout=TIMEOUT))[0]
         await receive(socket)
         await socket.send_to(text_data=text)
         await receive(socket)
@@ -476,7 +470,7 @@ def test_a_huge_binary_frame_closes_the_socket():
 
     async def scenario():
         socket = direct_socket(user, game.pk)
-        assert (await socket.connect())[0]
+        assert (await socket.connect(timeout=TIMEOUT))[0]
         await receive(socket)
         await socket.send_to(bytes_data=b"{" * (MAX_FRAME_BYTES + 1))
         await receive(socket)
@@ -491,7 +485,7 @@ def test_a_move_just_under_the_frame_limit_is_still_made():
 
     async def scenario():
         socket = direct_socket(user, game.pk)
-        assert (await socket.connect())[0]
+        assert (await socket.connect(timeout=TIMEOUT))[0]
         view = (await receive(socket))["view"]
         await socket.send_to(text_data=padded_act(view, MAX_FRAME_BYTES))
         after = (await receive(socket))["view"]
@@ -510,7 +504,7 @@ def test_a_refused_connection_reads_none_of_its_frames(decoded):
 
     async def scenario():
         socket = direct_socket(stranger, game.pk)
-        connected, code = await socket.connect()
+        connected, code = await socket.connect(timeout=TIMEOUT)
         await socket.send_json_to({"type": "act", "action": move, "sequence": game.sequence})
         await socket.send_to(text_data="[" * (15 * 1024 * 1024))
         silent = await socket.receive_nothing(timeout=0.2)
@@ -549,7 +543,7 @@ def test_a_flood_gets_one_error_then_the_socket_is_closed(clock):
 
     async def scenario():
         socket = direct_socket(user, game.pk)
-        assert (await socket.connect())[0]
+        assert (await socket.connect(timeout=TIMEOUT))[0]
         await receive(socket)
         answers = []
         for _ in range(MESSAGE_BURST):
@@ -578,7 +572,7 @@ def test_a_player_who_waits_may_go_on(clock):
 
     async def scenario():
         socket = direct_socket(user, game.pk)
-        assert (await socket.connect())[0]
+        assert (await socket.connect(timeout=TIMEOUT))[0]
         await receive(socket)
         for _ in range(MESSAGE_BURST):
             await socket.send_json_to({"type": "sync"})
@@ -609,7 +603,7 @@ def test_a_human_pace_is_never_limited(clock):
 
     async def scenario():
         socket = direct_socket(user, game.pk)
-        assert (await socket.connect())[0]
+        assert (await socket.connect(timeout=TIMEOUT))[0]
         await receive(socket)
         kinds = set()
         for _ in range(200):

@@ -17,7 +17,7 @@ from channels.db import database_sync_to_async
 from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 
-from gameplay.consumers import MAX_FRAME_BYTES
+from core.sockets import MAX_FRAME_BYTES
 from scoring import selectors as scoring_selectors
 from scoring.models import StandingsSnapshot
 from tests.factories import UserFactory, enter_confirmed_result
@@ -135,6 +135,40 @@ def test_a_worker_renders_the_new_standings_and_every_viewer_gets_the_same_block
     assert len({frame["bytes"] for frame in frames}) == 1
     block = gzip.decompress(frames[0]["bytes"]).decode("utf-8")
     assert f'data-standings-version="{latest_version(made)}"' in block
+
+
+def test_a_process_follows_a_tournament_once_however_many_of_its_sockets_watch(tournament):
+    from channels.layers import get_channel_layer
+
+    from web.standings_push import standings_group
+
+    made, second = tournament
+    shown = latest_version(made)
+    layer = get_channel_layer()
+    group = standings_group(made.pk)
+
+    def members() -> int:
+        return len(layer.groups.get(group, {}))
+
+    async def scenario():
+        viewers = [socket(made.pk, f"version={shown}") for _ in range(5)]
+        for viewer in viewers:
+            assert (await viewer.connect(timeout=TIMEOUT))[0]
+        # One member of the group for the five: a push is one message, not five.
+        joined = members()
+        await database_sync_to_async(finish)(second)
+        received = [await standings_from(viewer) for viewer in viewers]
+        for viewer in viewers[:4]:
+            await viewer.disconnect()
+        still = members()
+        await viewers[4].disconnect()
+        return joined, received, still, members()
+
+    joined, received, still, after = async_to_sync(scenario)()
+    assert joined == 1
+    assert all("Гравець 1" in block for block in received)
+    # The process stays in the group while one socket watches, and leaves with the last.
+    assert (still, after) == (1, 0)
 
 
 def test_a_page_that_reconnects_catches_up_and_the_wall_gets_a_notice(tournament):
