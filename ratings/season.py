@@ -15,7 +15,7 @@ from fractions import Fraction
 from typing import Any
 
 from rules.messages import Message, _
-from standings.ranking import Metric, random_key, shared_ranks
+from standings.ranking import RANDOM_DRAW, Metric, random_key, shared_ranks
 
 SCORING_TOURNAMENT_POINTS = "tournament_points"
 SCORING_PLACEMENT_POINTS = "placement_points"
@@ -77,12 +77,7 @@ SEASON_METRIC_REGISTRY: dict[str, Metric] = {
             2,
             phrase=Message(_("the tournament points of every tournament")),
         ),
-        Metric(
-            "random",
-            False,
-            Message(_("Random draw")),
-            phrase=Message(_("a random draw (the same every time)")),
-        ),
+        RANDOM_DRAW,
     )
 }
 SEASON_METRICS: dict[str, bool] = {

@@ -56,6 +56,14 @@ class Metric:
         return row.get(self.key)
 
 
+# The last tiebreak of any ranking, the tournament's and the season's: a draw, the same every time.
+RANDOM_DRAW = Metric(
+    "random",
+    False,
+    Message(_("Random draw")),
+    phrase=Message(_("a random draw (the same every time)")),
+)
+
 METRIC_REGISTRY: dict[str, Metric] = {
     metric.key: metric
     for metric in (
@@ -115,12 +123,7 @@ METRIC_REGISTRY: dict[str, Metric] = {
             phrase=Message(_("average place at the table (lower is better)")),
             needs_games=True,
         ),
-        Metric(
-            "random",
-            False,
-            Message(_("Random draw")),
-            phrase=Message(_("a random draw (the same every time)")),
-        ),
+        RANDOM_DRAW,
     )
 }
 # Metric name -> whether a higher value is better, for the metrics that rank.

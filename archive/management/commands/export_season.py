@@ -3,16 +3,16 @@ standard output."""
 
 from __future__ import annotations
 
-from pathlib import Path
+from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import CommandError, CommandParser
 
-from archive.exporter import archive_dumps
+from archive.management.archive_commands import ExportCommand
 from archive.seasons import season_export
 from seasons.models import Season
 
 
-class Command(BaseCommand):
+class Command(ExportCommand):
     help = (
         "Write the archive of a season (its rule and the archive of each of its tournaments) "
         "as JSON; import_season recreates it, ratings and season table recomputed."
@@ -20,20 +20,10 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("season", type=int, help="the season's id")
-        parser.add_argument(
-            "-o", "--output", help="the file to write (standard output if not given)"
-        )
+        super().add_arguments(parser)
 
-    def handle(self, *args, **options) -> None:
+    def exported(self, options: dict[str, Any]) -> tuple[str, dict]:
         season = Season.objects.filter(pk=options["season"]).first()
         if season is None:
             raise CommandError(f"No season has the id {options['season']}.")
-        text = archive_dumps(season_export(season=season))
-        if not options["output"]:
-            self.stdout.write(text)
-            return
-        try:
-            Path(options["output"]).write_text(text + "\n", encoding="utf-8")
-        except OSError as error:
-            raise CommandError(f"Cannot write {options['output']}: {error.strerror}.") from None
-        self.stdout.write(f"Wrote the archive of {season.name} to {options['output']}.")
+        return season.name, season_export(season=season)

@@ -2,16 +2,17 @@
 
 from __future__ import annotations
 
-from pathlib import Path
+from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import CommandError, CommandParser
 from django.utils.text import slugify
 
-from archive.exporter import archive_dumps, archive_filename, tournament_export
+from archive.exporter import archive_filename, tournament_export
+from archive.management.archive_commands import ExportCommand
 from tournaments.models import Tournament
 
 
-class Command(BaseCommand):
+class Command(ExportCommand):
     help = (
         "Write the archive of a tournament (players, rounds, seats, every score sheet version, "
         "live games) as JSON; import_tournament recreates it. The tournament is given by its id "
@@ -20,21 +21,11 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("tournament", help="the tournament's id or slug")
-        parser.add_argument(
-            "-o", "--output", help="the file to write (standard output if not given)"
-        )
+        super().add_arguments(parser)
 
-    def handle(self, *args, **options) -> None:
+    def exported(self, options: dict[str, Any]) -> tuple[str, dict]:
         tournament = find_tournament(options["tournament"])
-        text = archive_dumps(tournament_export(tournament=tournament))
-        if not options["output"]:
-            self.stdout.write(text)
-            return
-        try:
-            Path(options["output"]).write_text(text + "\n", encoding="utf-8")
-        except OSError as error:
-            raise CommandError(f"Cannot write {options['output']}: {error.strerror}.") from None
-        self.stdout.write(f"Wrote the archive of {tournament.name} to {options['output']}.")
+        return tournament.name, tournament_export(tournament=tournament)
 
 
 def find_tournament(reference: str) -> Tournament:
