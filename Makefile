@@ -13,7 +13,9 @@ CHROMIUM ?= /usr/bin/chromium
 # table at a human's pace, which the browser tests now watch at a quarter of it). The
 # integration tests share one Redis database for their Celery workers
 # (tests/integration/conftest.py), so make test-pg runs them after the rest, in one process.
-# `make test PARALLEL=` runs everything in one process.
+# `make test PARALLEL=` runs everything in one process. `make test MARKS='not e2e'` leaves out
+# the browser tests (CI's SQLite pass: they run once, in its PostgreSQL pass).
+MARKS ?=
 PARALLEL ?= -n $(shell echo $$(( $$(nproc 2>/dev/null || echo 1) + 1 )))
 # Where `make run` listens. `make run ADDRESS=0.0.0.0:8000` serves the phones in a club room too,
 # and the demo command then prints this computer's network addresses (docs/venue.md).
@@ -97,7 +99,7 @@ fmt: $(INSTALLED)
 
 test: lint messages browser
 	$(BIN)/python manage.py makemigrations --check --dry-run
-	HYPOTHESIS_PROFILE=quick $(BIN)/pytest $(PARALLEL)
+	HYPOTHESIS_PROFILE=quick $(BIN)/pytest $(PARALLEL) $(if $(MARKS),-m "$(MARKS)")
 
 test-pg: messages browser
 	@case "$$DATABASE_URL" in \
