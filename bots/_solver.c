@@ -31,6 +31,9 @@ static uint32_t generation = 0;
 /* What the table's entries were found for: the side and the rule options. A solve that keeps
  * the table goes on with it only while these stay the same. */
 static int kept_side = -1, kept_must_beat = -1, kept_mofirst = -1;
+/* Moves tried by every search since the import: the work a bot's budget counts (bots/strong.py),
+ * the same on any machine for the same searches from the same table. */
+static unsigned long long tried = 0;
 
 typedef struct {
     uint32_t hands[3];
@@ -151,6 +154,7 @@ static int value(Search *search, int *trick, int count, int leader, int trump, i
 static int child(Search *search, int move, int *trick, int count, int leader, int trump,
                  int first, int seat, int alpha, int beta) {
     int gained = 0, card = move, result;
+    tried++;
     if (move >= MARRIAGE) {
         card = move - MARRIAGE;
         trump = card / 6;
@@ -328,12 +332,24 @@ static PyObject *best(PyObject *self, PyObject *args) {
     return Py_BuildValue("(ii)", chosen, chosen_value);
 }
 
+static PyObject *nodes(PyObject *self, PyObject *unused) {
+    return PyLong_FromUnsignedLongLong(tried);
+}
+
+static PyObject *forget(PyObject *self, PyObject *unused) {
+    new_generation();
+    kept_side = -1;
+    Py_RETURN_NONE;
+}
+
 static PyMethodDef methods[] = {
     {"solve", solve, METH_VARARGS,
      "solve(h0, h1, h2, trick, leader, trump, first, must_beat, mofirst, side, alpha, beta[, "
      "keep])"},
     {"best", best, METH_VARARGS,
      "best(h0, h1, h2, trick, leader, trump, first, must_beat, mofirst, side)"},
+    {"nodes", nodes, METH_NOARGS, "nodes(): the moves tried by every search so far"},
+    {"forget", forget, METH_NOARGS, "forget(): the next solve starts a new table, kept or not"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -108,6 +108,18 @@ def solve(
     return _core().solve(*_arguments(position, side), low - 1, high + 1, keep)
 
 
+def nodes() -> int:
+    """The moves tried by every solve of this process so far: the work a bot's budget counts
+    (bots/strong.py), the same on any machine for the same solves from the same table."""
+    return _core().nodes()
+
+
+def forget() -> None:
+    """The next solve starts with a new transposition table, even one asked to keep it: the
+    work of a bot's decision then does not depend on the decisions before it."""
+    _core().forget()
+
+
 def reaches(position: Position, side: int, target: int) -> bool:
     """Whether the side can take at least `target` points from here whatever the others do."""
     if target <= 0:
@@ -148,6 +160,10 @@ class _Core(Protocol):
 
     def best(self, *arguments: object) -> tuple[int, int]: ...
 
+    def nodes(self) -> int: ...
+
+    def forget(self) -> None: ...
+
 
 def _arguments(position: Position, side: int) -> Arguments:
     _check(position)
@@ -182,6 +198,17 @@ class _Reference:
 
     # The table the last solves kept, and the side and rule options it was found for.
     kept: tuple[tuple[int, bool, bool], Table] | None = None
+    # The moves tried by its searches (the compiled core counts alike; its table is smaller, so
+    # the two counts differ where its entries were replaced).
+    tried = 0
+
+    @classmethod
+    def nodes(cls) -> int:
+        return cls.tried
+
+    @classmethod
+    def forget(cls) -> None:
+        cls.kept = None
 
     @classmethod
     def solve(cls, *arguments: object) -> int:
@@ -305,6 +332,7 @@ class _Search:
         beta: int,
     ) -> int:
         """The side's points from here if `seat` makes `move`."""
+        _Reference.tried += 1
         gained = 0
         card = move
         if move >= MARRIAGE:

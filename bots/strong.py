@@ -111,6 +111,11 @@ class Budget:
     # card play with this many samples, bidding, giving and the contract with theirs; 0 for
     # playouts. Only with the solver's compiled core (the pure-Python one is too slow for a seat).
     exact_samples: int = 0
+    # The work of one exact decision: the moves its solves may try (bots.solver.nodes). Past it
+    # no new sample is taken, and a sample is dropped once half as much again is spent; counted
+    # in work, not seconds, the same decision comes out on any machine under any load. Sized so
+    # that the deadline, a safety stop, is not reached on an idle machine. 0: no limit.
+    exact_nodes: int = 0
     # Exact bidding: where the auction model makes another seat the declarer, his points are
     # solved too (after the heuristic's gifts and contract, or his conceding) instead of
     # played out by the rule-based policy, so that declaring and defending are valued alike.
@@ -160,6 +165,9 @@ BUDGETS["hard"] = replace(
     give_candidates=3,
     contract_samples=24,
     exact_samples=24,
+    # About 0.25 s of solving on an idle core of this machine (12,000 moves a millisecond): its
+    # decisions without a limit tried up to 14 million moves (1.4 s), 4 million at p95 in bidding.
+    exact_nodes=3_000_000,
 )
 FALLBACK = {"hard": "pimc"}
 
@@ -254,6 +262,11 @@ class _Search:
         self.cut = False
         # Every phase by exact solves (`Budget.exact_samples`), where the compiled core is built.
         self.exact = budget.exact_samples > 0 and solver.COMPILED
+        if self.exact:
+            # Its solves keep one table; a new one for each decision, so that the work counted
+            # (`Budget.exact_nodes`) is this decision's alone, whatever came before it.
+            solver.forget()
+        self.nodes_at = solver.nodes()
 
     def out_of_time(self) -> bool:
         """Whether another round like the last one would end past the deadline."""
@@ -264,17 +277,34 @@ class _Search:
             self.cut = True
         return self.cut
 
+    def worked(self) -> int:
+        """The moves this decision's exact solves have tried so far."""
+        return solver.nodes() - self.nodes_at
+
+    def worked_out(self, done: int) -> bool:
+        """Whether another sample like the average of the `done` before it would take the
+        decision past its work (`Budget.exact_nodes`)."""
+        limit = self.budget.exact_nodes
+        spent = self.worked()
+        return bool(limit) and self.exact and spent + spent / done > limit
+
     def samples(self, count: int) -> Iterator[tuple[int, DealState, float]]:
         """Up to `count` sampled deals with their weights, numbered from 0; no more once
-        another would end past the deadline."""
+        another would take the decision past its work or end past the deadline."""
         for done in range(count):
-            if done and self.out_of_time():
+            if done and (self.worked_out(done) or self.out_of_time()):
                 return
             yield done, self.sampler.sample(self.rng), self.sampler.weight
 
     def overdue(self, done: int) -> bool:
-        """Whether to drop the sample under way (never the first one)."""
-        if done > 0 and time.perf_counter() > self.abort_at:
+        """Whether to drop the sample under way (never the first one): half as much work again
+        as the decision's is spent (the same on every machine), or the deadline is far past."""
+        if done == 0:
+            return False
+        limit = self.budget.exact_nodes
+        if limit and self.exact and self.worked() > 1.5 * limit:
+            return True
+        if time.perf_counter() > self.abort_at:
             self.cut = True
             return True
         return False

@@ -2,10 +2,11 @@
 same bot, or in another order, it answers the same."""
 
 import random
+from dataclasses import replace
 
 import pytest
 
-from bots import make_bot
+from bots import make_bot, solver
 from bots.strong import StrongBot
 
 from .conftest import NO_DEADLINE, random_state
@@ -43,3 +44,40 @@ def test_strong_bot_is_deterministic(level):
     first = [bot.choose(v) for v in views]
     other = StrongBot(seed=4, budget=NO_DEADLINE[level])
     assert [other.choose(v) for v in reversed(views)] == list(reversed(first))
+
+
+@pytest.mark.skipif(not solver.COMPILED, reason="hard's exact solves need the compiled core")
+def test_hard_s_work_limit_gives_the_same_decision_whatever_came_before():
+    # The work of an exact decision is counted in the solver's moves, from a new table: the same
+    # decision after other decisions (which leave their tables behind), by a new bot, and the
+    # work stays within the limit and a half (a sample past it is dropped, the first one kept).
+    limit = 20_000
+    budget = replace(NO_DEADLINE["hard"], exact_nodes=limit)
+    views = [v for v in observations(30, 5) if v.phase == "play"][:6]
+    assert views
+    bot = StrongBot(seed=4, budget=budget)
+    first = []
+    for view in views:
+        before = solver.nodes()
+        first.append(bot.choose(view))
+        spent = solver.nodes() - before
+        assert not bot.last_cut
+        assert spent <= 1.5 * limit or first_sample_only(bot, view, budget)
+    other = StrongBot(seed=4, budget=budget)
+    assert [other.choose(v) for v in reversed(views)] == list(reversed(first))
+    # The limit mattered: without it some of these decisions work more than it allows.
+    unlimited = StrongBot(seed=4, budget=NO_DEADLINE["hard"])
+    works = []
+    for view in views:
+        before = solver.nodes()
+        unlimited.choose(view)
+        works.append(solver.nodes() - before)
+    assert max(works) > 1.5 * limit
+
+
+def first_sample_only(bot: StrongBot, view, budget) -> bool:
+    """Whether the decision's first sample alone is past the limit (the first is always kept)."""
+    one = StrongBot(seed=bot.seed, budget=replace(budget, exact_nodes=0, exact_samples=1))
+    before = solver.nodes()
+    one.choose(view)
+    return solver.nodes() - before > budget.exact_nodes

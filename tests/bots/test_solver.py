@@ -270,3 +270,30 @@ def test_a_kept_table_gives_the_same_values_in_any_window(seed, rules, windows):
             high = low + width
             found = core.solve(*solver._arguments(position, side), low - 1, high + 1, True)
             assert_windowed(found, exact, low, high)
+
+
+# --- the work a solve does ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("core", ["reference", "compiled"])
+def test_a_solve_counts_its_moves_and_a_forgotten_table_counts_them_again(core):
+    if core == "compiled" and not solver.COMPILED:
+        pytest.skip("the compiled core is not built here")
+    search = solver._Reference if core == "reference" else solver._solver
+    position = Position.of(play_position(11, 4, RuleSet(), 3))[0]
+    arguments = (*solver._arguments(position, 1), -1, solver.MOST_POINTS + 1, True)
+
+    def work() -> tuple[int, int]:
+        before = search.nodes()
+        found = search.solve(*arguments)
+        return found, search.nodes() - before
+
+    search.forget()
+    value, first = work()
+    assert first > 0
+    # Kept, the same position is found in the table: next to no work.
+    again, kept = work()
+    assert again == value and kept < first
+    # Forgotten, the table starts anew even though the solve asks to keep it: the same work.
+    search.forget()
+    assert work() == (value, first)
