@@ -166,7 +166,7 @@ BUDGETS["hard"] = replace(
     contract_samples=24,
     exact_samples=24,
     # About 0.25 s of solving on an idle core of this machine (12,000 moves a millisecond): its
-    # decisions without a limit tried up to 14 million moves (1.4 s), 4 million at p95 in bidding.
+    # decisions without a limit tried up to 14 million moves (1.2 s), 4 million at p95 in bidding.
     exact_nodes=3_000_000,
 )
 FALLBACK = {"hard": "pimc"}
