@@ -2,11 +2,12 @@
 
 import os
 
-from django.core.asgi import get_asgi_application
-
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
-# Django must be set up before anything imports models, so this comes first.
+from core.asgi_handler import get_asgi_application  # noqa: E402
+
+# Django must be set up before anything imports models, so this comes first. The middleware and
+# the view of a request run in its thread in one call (core/asgi_handler.py).
 django_application = get_asgi_application()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402

@@ -211,11 +211,14 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     # First, so every log line of a request, and its access line, carry the request id.
     "core.middleware.RequestIdMiddleware",
+    # Static files from the app itself under ASGI, compressed and cached (no nginx needed),
+    # answered in the event loop: the last async middleware, above which the request does not
+    # go to a thread (core/asgi_handler.py); all below run synchronously in one thread call.
+    # Their headers (nosniff, referrer policy) come from SERVESTATIC_ADD_HEADERS_FUNCTION.
+    "servestatic.middleware.ServeStaticMiddleware",
     "django.middleware.security.SecurityMiddleware",
     # The Content-Security-Policy header of every answer (CONTENT_SECURITY_POLICY below).
     "csp.middleware.CSPMiddleware",
-    # Static files from the app itself under ASGI, compressed and cached (no nginx needed).
-    "servestatic.middleware.ServeStaticMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -318,6 +321,15 @@ STORAGES = {
 }
 # Decided here, not by DEBUG at request time: tests turn DEBUG off but have no collected files.
 SERVESTATIC_USE_FINDERS = DEBUG
+
+
+def _static_file_headers(headers, path: str, url: str) -> None:
+    """What SecurityMiddleware adds to every page, for the static files answered above it."""
+    headers["X-Content-Type-Options"] = "nosniff"
+    headers["Referrer-Policy"] = SECURE_REFERRER_POLICY
+
+
+SERVESTATIC_ADD_HEADERS_FUNCTION = _static_file_headers
 
 REST_FRAMEWORK = {
     # The browsable API (HTML forms for every endpoint) only while developing; a server answers
