@@ -408,9 +408,10 @@ SPECTACULAR_SETTINGS = {
 if os.environ.get("REDIS_URL"):
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "core.cache.RedisCache",
             "LOCATION": os.environ["REDIS_URL"],
-            # One connection pool per process, not one per request (core/cache.py).
+            # One connection pool and one client per process, not one per request or per
+            # operation (core/cache.py).
             "OPTIONS": {"pool_class": "core.cache.SharedConnectionPool"},
             # Raised when what the cache holds can no longer be read by this code: version 2
             # since the engine moved from gameplay.engine to rules, so a live game's pickled

@@ -438,3 +438,19 @@ def test_every_cache_object_of_a_process_shares_one_redis_connection_pool():
     assert isinstance(pool, SharedConnectionPool)
     assert second._cache.get_client(write=True).connection_pool is pool
     assert other._cache.get_client(write=True).connection_pool is not pool
+
+
+def test_the_cache_uses_one_redis_client_per_pool_for_every_operation():
+    """Django's Redis cache made a new redis-py client for each operation (core/cache.py)."""
+    from core.cache import RedisCache
+
+    options = {"OPTIONS": {"pool_class": "core.cache.SharedConnectionPool"}}
+    first = RedisCache("redis://127.0.0.1:6379/13", options)
+    second = RedisCache("redis://127.0.0.1:6379/13", options)
+    other = RedisCache("redis://127.0.0.1:6379/12", options)
+
+    client = first._cache.get_client(write=True)
+    assert first._cache.get_client() is client
+    assert second._cache.get_client(write=True) is client
+    assert other._cache.get_client() is not client
+    assert client.connection_pool is first._cache._get_connection_pool(True)
