@@ -12,7 +12,9 @@ django_application = get_asgi_application()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
+from channels.sessions import CookieMiddleware  # noqa: E402
 from django.conf import settings  # noqa: E402
+from django.urls import URLPattern  # noqa: E402
 
 from core.request_threads import RequestThreads  # noqa: E402
 from core.websocket_origin import SameOriginValidator  # noqa: E402
@@ -26,14 +28,30 @@ http_application = (
     else django_application
 )
 
+
+def behind(middleware, routes: list[URLPattern]) -> list[URLPattern]:
+    """The same websocket routes, each consumer behind `middleware`."""
+    return [
+        URLPattern(route.pattern, middleware(route.callback), route.default_args, route.name)
+        for route in routes
+    ]
+
+
 application = ProtocolTypeRouter(
     {
         "http": http_application,
-        # Sessions identify the seat; the origin check keeps other sites' pages (another port
-        # or scheme of the same host included) from acting with a player's cookies: websockets
-        # have no CSRF token.
+        # The origin check keeps other sites' pages (another port or scheme of the same host
+        # included) from acting with a player's cookies: websockets have no CSRF token.
         "websocket": SameOriginValidator(
-            AuthMiddlewareStack(URLRouter([*game_routes, *standings_routes]))
+            URLRouter(
+                [
+                    # Sessions identify the seat at a live table.
+                    *behind(AuthMiddlewareStack, game_routes),
+                    # The standings are public: the language cookie alone, no session or user
+                    # looked up (a thread's turn each) for the thousand phones of a big event.
+                    *behind(CookieMiddleware, standings_routes),
+                ]
+            )
         ),
     }
 )

@@ -22,6 +22,7 @@ from __future__ import annotations
 import django
 from asgiref.sync import AsyncToSync, sync_to_async
 from django.core.handlers.asgi import ASGIHandler
+from django.urls import get_resolver
 
 
 class OneSwitchASGIHandler(ASGIHandler):
@@ -38,6 +39,10 @@ class OneSwitchASGIHandler(ASGIHandler):
 
 
 def get_asgi_application() -> OneSwitchASGIHandler:
-    """django.core.asgi.get_asgi_application, with the handler above."""
+    """django.core.asgi.get_asgi_application, with the handler above, its URLconf loaded."""
     django.setup(set_prefix=False)
-    return OneSwitchASGIHandler()
+    handler = OneSwitchASGIHandler()
+    # The URLconf, and with it every view module, imported now: else the first requests of each
+    # process import them (half a second on a busy machine, while they and the sockets wait).
+    get_resolver().url_patterns  # noqa: B018 - loading is the point
+    return handler

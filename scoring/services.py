@@ -346,9 +346,10 @@ def standings_recompute(*, tournament_id: int) -> StandingsSnapshot | None:
 
 
 def _announce_standings(tournament_id: int) -> None:
+    # The pages' receiver (web/tasks.py) renders the new table, then forgets the poll state
+    # (scoring.standings_cache) so that the polls learn of it at once, not when their cached
+    # answer expires: they then find the table rendered.
     standings_stored.send(sender=StandingsSnapshot, tournament_id=tournament_id)
-    # The standings page's polls learn of it at once, not when their cached answer expires.
-    standings_cache.forget_poll_state(tournament_id)
 
 
 # ----------------------------------------------------------------------------- sheet entry

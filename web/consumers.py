@@ -205,6 +205,13 @@ def public_state(tournament_id: int) -> LiveState | None:
     return state
 
 
+def opening_state(tournament_id: int, *, kept_only: bool = False) -> LiveState | None:
+    """What a socket that opens is sent: `public_state` (`kept_public_state` if `kept_only`)
+    or the last push if that is newer; None if not public (or not kept)."""
+    state = kept_public_state(tournament_id) if kept_only else public_state(tournament_id)
+    return None if state is None else with_last_push(state)
+
+
 def version_order(version: str) -> int:
     """A version text as a number to compare ("" or anything else than a number: -1)."""
     return int(version) if version.isascii() and version.isdigit() else -1
@@ -235,13 +242,14 @@ class StandingsConsumer(GuardedSocket, AsyncWebsocketConsumer):
         # Join before reading the latest version, so that no snapshot after the read is missed.
         await self.join(standings_group(self.tournament_id))
         # The cache first, off the thread of the database calls, which page loads keep busy.
-        state = await sync_to_async(kept_public_state, thread_sensitive=False)(self.tournament_id)
+        state = await sync_to_async(opening_state, thread_sensitive=False)(
+            self.tournament_id, kept_only=True
+        )
         if state is None:
-            state = await database_sync_to_async(public_state)(self.tournament_id)
+            state = await database_sync_to_async(opening_state)(self.tournament_id)
         if state is None:
             await self.end(CLOSE_FORBIDDEN)
             return
-        state = await sync_to_async(with_last_push, thread_sensitive=False)(state)
         await self.accept()
         if version_order(state.version) > version_order(self.shown):
             # A page that reconnects catches up (or one opened before a snapshot was pushed).

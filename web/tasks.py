@@ -6,8 +6,9 @@ import logging
 from celery import shared_task
 from django.dispatch import receiver
 
+from scoring import standings_cache
 from scoring.signals import standings_stored
-from web.presenters.live_standings import live_prerender, live_state_of
+from web.presenters.live_standings import LiveState, live_prerender, live_state_of
 from web.standings_push import push_standings
 
 logger = logging.getLogger(__name__)
@@ -25,6 +26,18 @@ def prerender_standings(tournament_id: int) -> None:
     of phones wait for their answer.
     """
     state = live_prerender(tournament_id)
+    new_standings_out(tournament_id, state)
+
+
+def new_standings_out(tournament_id: int, state: LiveState | None) -> None:
+    """The polls and the sockets learn of the new standings, once their table is rendered.
+
+    Forgotten only now, the poll state kept the polls at the older snapshot while a worker
+    rendered the new table: before, they learned of it at once, and every page loaded in that
+    moment rendered the 200 rows itself while the phones waited. Should this never run (a lost
+    task), the poll state is only kept for a second.
+    """
+    standings_cache.forget_poll_state(tournament_id)
     if state is not None:
         push_standings(state)
 
@@ -37,8 +50,6 @@ def _prerender_new_standings(sender, *, tournament_id: int, **kwargs) -> None:
             prerender_standings.delay(tournament_id)
         else:
             # The embedded mode (one process): the sockets render the block when they need it.
-            state = live_state_of(tournament_id)
-            if state is not None:
-                push_standings(state)
+            new_standings_out(tournament_id, live_state_of(tournament_id))
     except Exception:
         logger.exception("Could not pre-render the standings of tournament %s", tournament_id)
