@@ -12,7 +12,10 @@ after a pause of 1 to 30 s, as public.js does). The socket viewers speak the web
 protocol through wsproto (sans-IO, so it runs on Locust's gevent sockets) with
 permessage-deflate offered, as browsers offer it. What they measure is reported as requests of
 type "WS": opening the socket (the handshake), the catch-up a socket opened on older standings
-gets, and how long after its snapshot was stored a pushed table arrives. When Locust quits it
+gets, and how long after its snapshot was stored a pushed table arrives. A table counts as a
+catch-up only if it was out before the socket opened (another socket of this process had been
+sent it): one stored just before the opening but pushed after it (a worker was still rendering
+it) reaches the socket with the push, and is timed as a push, from when it was stored. When Locust quits it
 writes which version each viewer shows to the file LOAD_SHOWN names (bench/load.py compares it
 with the latest snapshot).
 """
@@ -57,6 +60,8 @@ DWELL_SECONDS = float(PLAN.get("socket_dwell_seconds", 60))
 
 # The version each viewer shows, by viewer: written out when Locust quits.
 SHOWN: dict[int, tuple[str, str]] = {}
+# When a version first reached a socket of this process (about when the server sent it out).
+RELEASED: dict[str, float] = {}
 
 _tables = list(PLAN["tables"])
 _tables_lock = Semaphore()
@@ -254,7 +259,8 @@ class StandingsSocketViewer(FastHttpUser):
         self.version = pushed
         SHOWN[id(self)] = ("socket", self.version)
         stored_at = float(computed.group(1)) if computed else 0.0
-        if stored_at < self.opened_at:
+        released = RELEASED.setdefault(pushed, time.time())
+        if stored_at < self.opened_at and released < self.opened_at:
             # Stored before this socket opened: the catch-up of a page that was behind.
             report("standings socket catch-up", self.open_started, length=len(frame))
         else:
