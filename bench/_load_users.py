@@ -15,9 +15,9 @@ type "WS": opening the socket (the handshake), the catch-up a socket opened on o
 gets, and how long after its snapshot was stored a pushed table arrives. A table counts as a
 catch-up only if it was out before the socket opened (another socket of this process had been
 sent it): one stored just before the opening but pushed after it (a worker was still rendering
-it) reaches the socket with the push, and is timed as a push, from when it was stored. When Locust quits it
-writes which version each viewer shows to the file LOAD_SHOWN names (bench/load.py compares it
-with the latest snapshot).
+it) reaches the socket with the push, and is timed as a push, from when it was stored. When
+Locust quits it writes which version each viewer shows to the file LOAD_SHOWN names
+(bench/load.py compares it with the latest snapshot).
 """
 
 import contextlib
