@@ -325,7 +325,8 @@ SERVESTATIC_USE_FINDERS = DEBUG
 
 def _static_file_headers(headers, path: str, url: str) -> None:
     """What SecurityMiddleware adds to every page, for the static files answered above it."""
-    headers["X-Content-Type-Options"] = "nosniff"
+    if SECURE_CONTENT_TYPE_NOSNIFF:
+        headers["X-Content-Type-Options"] = "nosniff"
     headers["Referrer-Policy"] = SECURE_REFERRER_POLICY
 
 

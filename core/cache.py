@@ -40,13 +40,13 @@ class SharedConnectionPool(redis.ConnectionPool):
 class SharedClientRedisCacheClient(django_redis.RedisCacheClient):
     """Django's client, answering every operation with the same redis-py client per pool."""
 
-    _clients: dict[int, redis.Redis] = {}
+    _clients: dict[redis.ConnectionPool, redis.Redis] = {}
 
     def get_client(self, key=None, *, write=False) -> redis.Redis:
         pool = self._get_connection_pool(write)
-        client = self._clients.get(id(pool))
-        if client is None or client.connection_pool is not pool:
-            client = self._clients[id(pool)] = self._client(connection_pool=pool)
+        client = self._clients.get(pool)
+        if client is None:
+            client = self._clients[pool] = self._client(connection_pool=pool)
         return client
 
 
