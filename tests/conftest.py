@@ -6,6 +6,8 @@ import pytest
 import tests.hypothesis_profiles  # noqa: F401 - loads the profile HYPOTHESIS_PROFILE names
 
 _passed_tests = 0
+# Internal errors (a worker's stops the rest of its tests), repeated at the very end of the run.
+_internal_errors: list[str] = []
 
 
 @pytest.fixture(autouse=True)
@@ -116,3 +118,19 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
 def pytest_terminal_summary(terminalreporter, exitstatus: int, config: pytest.Config) -> None:
     if _passed_tests == 0 and terminalreporter.stats.get("skipped"):
         terminalreporter.write_line("FAILED: tests ran but none passed (all skipped)", red=True)
+
+
+def pytest_internalerror(excrepr) -> None:
+    # Printed when it happens, amid the other workers' output (a live server's log lines,
+    # a browser test's tracebacks); CI shows the tail of a long log, where it is repeated.
+    _internal_errors.append(str(excrepr))
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    reporter = config.pluginmanager.get_plugin("terminalreporter")
+    if reporter is None or not _internal_errors:
+        return
+    for text in _internal_errors:
+        reporter.write_sep("=", "INTERNALERROR (repeated from above)", red=True)
+        for line in text.splitlines()[-60:]:
+            reporter.write_line(line)
