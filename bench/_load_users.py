@@ -16,8 +16,13 @@ gets, and how long after its snapshot was stored a pushed table arrives. A table
 catch-up only if it was out before the socket opened (another socket of this process had been
 sent it): one stored just before the opening but pushed after it (a worker was still rendering
 it) reaches the socket with the push, and is timed as a push, from when it was stored. When
-Locust quits it writes which version each viewer shows to the file LOAD_SHOWN names
-(bench/load.py compares it with the latest snapshot).
+Locust quits each of its processes writes which version each of its viewers shows to a file
+beside the plan (bench/load.py compares them with the latest snapshot).
+
+Locust may run in several processes (`--processes`, forked after this module is loaded): what
+they share goes through files in the plan's folder, each written once with O_EXCL: which table
+a process took (a table is sent once, whichever process has its user), and when a version
+first reached a socket of any process.
 """
 
 import contextlib
@@ -28,6 +33,7 @@ import re
 import socket
 import time
 import zlib
+from pathlib import Path
 from urllib.parse import urlsplit
 
 from gevent.lock import Semaphore
@@ -58,13 +64,53 @@ SUBMIT_AT = time.time() + float(PLAN.get("submit_after_seconds", 0))
 # the socket again (exponential, this mean).
 DWELL_SECONDS = float(PLAN.get("socket_dwell_seconds", 60))
 
-# The version each viewer shows, by viewer: written out when Locust quits.
+# The files the processes share (see above), in the plan's folder.
+SHARED = Path(os.environ["LOAD_PLAN"]).parent
+SHOWN_FILES = "shown-*.json"
+
+# The version each viewer of this process shows, by viewer: written out when Locust quits.
 SHOWN: dict[int, tuple[str, str]] = {}
-# When a version first reached a socket of this process (about when the server sent it out).
+# When a version first reached a socket of any process (about when the server sent it out),
+# as far as this process has looked it up.
 RELEASED: dict[str, float] = {}
 
 _tables = list(PLAN["tables"])
 _tables_lock = Semaphore()
+
+
+def claim_once(name: str, content: str) -> str:
+    """Write the shared file `name` if no process has yet; what it holds either way."""
+    path = SHARED / name
+    try:
+        descriptor = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY)
+    except FileExistsError:
+        for _ in range(100):  # the first process may be writing it this very moment
+            written = path.read_text(encoding="utf-8")
+            if written:
+                return written
+            time.sleep(0.001)
+        raise
+    with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
+        handle.write(content)
+    return content
+
+
+def released_at(version: str) -> float:
+    """When `version` first reached a socket of any Locust process."""
+    if version not in RELEASED:
+        RELEASED[version] = float(claim_once(f"released-{version}", repr(time.time())))
+    return RELEASED[version]
+
+
+def next_table() -> dict | None:
+    """A table no process has taken yet (each process holds the whole plan)."""
+    with _tables_lock:
+        while _tables:
+            table = _tables.pop()
+            mine = str(os.getpid())
+            if claim_once(f"table-{table['id']}", mine) == mine:
+                return table
+    return None
 
 
 class StandingsReader(FastHttpUser):
@@ -259,7 +305,7 @@ class StandingsSocketViewer(FastHttpUser):
         self.version = pushed
         SHOWN[id(self)] = ("socket", self.version)
         stored_at = float(computed.group(1)) if computed else 0.0
-        released = RELEASED.setdefault(pushed, time.time())
+        released = released_at(pushed)
         if stored_at < self.opened_at and released < self.opened_at:
             # Stored before this socket opened: the catch-up of a page that was behind.
             report("standings socket catch-up", self.open_started, length=len(frame))
@@ -329,10 +375,9 @@ class StandingsSocketViewer(FastHttpUser):
 
 @events.quitting.add_listener
 def _write_shown(environment, **kwargs) -> None:
-    target = os.environ.get("LOAD_SHOWN")
-    if target:
-        with open(target, "w", encoding="utf-8") as handle:
-            json.dump(list(SHOWN.values()), handle)
+    if SHOWN:  # a process with viewers (not the master of several)
+        path = SHARED / SHOWN_FILES.replace("*", str(os.getpid()))
+        path.write_text(json.dumps(list(SHOWN.values())), encoding="utf-8")
 
 
 class TableSubmitter(FastHttpUser):
@@ -342,8 +387,7 @@ class TableSubmitter(FastHttpUser):
     wait_time = constant(3600)
 
     def on_start(self) -> None:
-        with _tables_lock:
-            self.table = _tables.pop() if _tables else None
+        self.table = next_table()
         # Tables finish over the run, not all in the first second.
         self.delay = max(0.0, SUBMIT_AT - time.time()) + random.uniform(0, START_WINDOW)
 

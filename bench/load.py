@@ -15,13 +15,14 @@ standings socket open (web/consumers.py), which pushes each new snapshot once, a
 from sleep does. 50 table users each send their score sheet through the API and have a
 table-mate confirm it, spread over the first half of the run. Afterwards it checks the
 database (every table has exactly one stored version, confirmed) and which standings every
-viewer shows at the end. Beside Locust, a probe in this process (`Probe`) loads the page and
-polls it twice a second and times the answers itself: Locust's own times include the waits of
-its one process, which has 900 frames to read at each push. Prints one JSON line.
+viewer shows at the end. Locust runs in --locust-processes processes: at each push its socket
+viewers have 900 frames to read, and the other users of a process wait meanwhile, their answers
+timed late. Beside Locust, a probe in this process (`Probe`) loads the page and polls it twice
+a second and times the answers itself, outside Locust's waits. Prints one JSON line.
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/thousand_one python bench/load.py
         [--viewers 1000] [--pollers 100] [--socket-dwell 60] [--seconds 60] [--ramp 30]
-        [--web-workers 3]
+        [--web-workers 3] [--locust-processes 2]
 
 `--viewers 200 --pollers 200 --ramp 10` is the earlier measurement (every phone polling).
 """
@@ -234,6 +235,9 @@ def main() -> None:
     parser.add_argument("--ramp", type=int, default=30)
     parser.add_argument("--seconds", type=int, default=60)
     parser.add_argument("--web-workers", type=int, default=3)
+    # Locust's processes: at each push the socket viewers have 900 frames to read, and in one
+    # process the answers its other users wait for meanwhile are timed late by that much.
+    parser.add_argument("--locust-processes", type=int, default=2)
     parser.add_argument("--keep-logs", help="copy the services' logs into this folder at the end")
     args = parser.parse_args()
     if not 0 <= args.pollers <= args.viewers:
@@ -275,7 +279,6 @@ def main() -> None:
             plan_path = Path(directory) / "plan.json"
             plan_path.write_text(json.dumps(plan), encoding="utf-8")
             prefix = str(Path(directory) / "locust")
-            shown_path = Path(directory) / "shown.json"
             users = args.viewers + len(plan["tables"])
             before = CpuAccount.now(stack, database.name)
             probe = Probe(stack.base_url, plan["tournament"], args.ramp, args.seconds)
@@ -305,16 +308,25 @@ def main() -> None:
                     "--only-summary",
                     "--loglevel",
                     "WARNING",
+                    *(
+                        ["--processes", str(args.locust_processes)]
+                        if args.locust_processes > 1
+                        else []
+                    ),
                 ],
                 cwd=ROOT,
-                env=dict(os.environ, LOAD_PLAN=str(plan_path), LOAD_SHOWN=str(shown_path)),
+                env=dict(os.environ, LOAD_PLAN=str(plan_path)),
                 check=False,
                 stdout=subprocess.DEVNULL,
             )
             cpu = CpuAccount.now(stack, database.name).since(before)
             probe.join(timeout=15)
             stats = locust_stats(prefix)
-            shown = json.loads(shown_path.read_text()) if shown_path.exists() else []
+            shown = [  # each Locust process's viewers (bench/_load_users.py: SHOWN_FILES)
+                viewer
+                for path in sorted(Path(directory).glob("shown-*.json"))
+                for viewer in json.loads(path.read_text(encoding="utf-8"))
+            ]
         stack.check_alive()
         results = stored_results(plan["round"])
         final = final_standings(plan["tournament"], shown)
@@ -357,6 +369,7 @@ def main() -> None:
         "tables": len(plan["tables"]),
         "seconds": args.seconds,
         "web_workers": args.web_workers,
+        "locust_processes": args.locust_processes,
         "standings": {
             "requests": standings_requests,
             "requests_per_second": round(standings_requests / args.seconds, 1),
