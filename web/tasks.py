@@ -9,6 +9,7 @@ from django.dispatch import receiver
 from scoring import standings_cache
 from scoring.signals import standings_stored
 from web.presenters.live_standings import LiveState, live_prerender, live_state_of
+from web.presenters.standings_page import keep_pages
 from web.standings_push import push_standings
 
 logger = logging.getLogger(__name__)
@@ -26,18 +27,25 @@ def prerender_standings(tournament_id: int) -> None:
     of phones wait for their answer.
     """
     state = live_prerender(tournament_id)
-    new_standings_out(tournament_id, state)
+    # A public tournament's whole page too, in every language, for the visitors not signed in:
+    # at a push hundreds of phones reload it, and each web process would render it first.
+    kept = state is not None and keep_pages(state)
+    new_standings_out(tournament_id, state, pages_kept=kept)
 
 
-def new_standings_out(tournament_id: int, state: LiveState | None) -> None:
+def new_standings_out(
+    tournament_id: int, state: LiveState | None, *, pages_kept: bool = False
+) -> None:
     """The polls and the sockets learn of the new standings, once their table is rendered.
 
-    Forgotten only now, the poll state kept the polls at the older snapshot while a worker
+    Changed only now, the poll state kept the polls at the older snapshot while a worker
     rendered the new table: before, they learned of it at once, and every page loaded in that
-    moment rendered the 200 rows itself while the phones waited. Should this never run (a lost
-    task), the poll state is only kept for a second.
+    moment rendered the 200 rows itself while the phones waited. With the pages kept, it names
+    the new snapshot already (keep_pages); else it is forgotten, and the next request reads it.
+    Should this never run (a lost task), the poll state is only kept for a second.
     """
-    standings_cache.forget_poll_state(tournament_id)
+    if not pages_kept:
+        standings_cache.forget_poll_state(tournament_id)
     if state is not None:
         push_standings(state)
 

@@ -579,6 +579,63 @@ def test_prerendered_standings_are_served_in_each_language_without_rendering(
     assert "Оновлено" in text_of(ukrainian)
 
 
+def test_the_worker_keeps_the_whole_page_in_each_language_as_a_visitor_gets_it(
+    director, finish_round, django_assert_num_queries
+):
+    from django.core.cache import cache
+    from django.test import Client
+
+    from web import tasks
+
+    tournament = make_tournament(director)
+    finish_round(publish_next_round(director, tournament))
+    url = reverse("public-standings", args=[tournament.pk])
+    cache.clear()  # nothing kept by the requests of the round's results
+    tasks.prerender_standings(tournament.pk)
+
+    # Every visitor's page comes from the cache at once, in his language: no query at all.
+    pages = {}
+    for language in ("en", "uk"):
+        visitor = Client()
+        visitor.cookies["django_language"] = language
+        with django_assert_num_queries(0):
+            pages[language] = text_of(visitor.get(url))
+    # The same page a request renders, but for the visitor's token.
+    cache.clear()
+    rendered = {}
+    for language in ("en", "uk"):
+        visitor = Client()
+        visitor.cookies["django_language"] = language
+        rendered[language] = text_of(visitor.get(url))
+
+    latest = scoring_selectors.standings_latest(tournament).version
+    assert f"?version={latest}" in pages["en"]
+    assert "Last updated" in pages["en"] and "Оновлено" in pages["uk"]
+    for language in ("en", "uk"):
+        kept, fresh = (TOKEN_INPUT.sub("", page) for page in (pages[language], rendered[language]))
+        kept, fresh = (re.sub(r'"X-CSRFToken": "[^"]+"', "", page) for page in (kept, fresh))
+        assert kept == fresh
+
+
+def test_the_worker_keeps_no_page_of_a_private_tournament(director, finish_round):
+    from django.core.cache import cache
+
+    from scoring import standings_cache
+    from web import tasks
+    from web.presenters.live_standings import columns_text
+
+    private = make_tournament(director, is_public=False)
+    finish_round(publish_next_round(director, private))
+    cache.clear()
+    tasks.prerender_standings(private.pk)
+
+    latest = str(scoring_selectors.standings_latest(private).version)
+    for language in ("en", "uk"):
+        key = standings_cache.page_key(private.pk, latest, columns_text(private), language)
+        assert standings_cache.page(key) is None
+    assert standings_cache.poll_state(private.pk) is None
+
+
 def test_a_poll_that_accepts_gzip_gets_the_workers_gzip_as_it_is(client, director, finish_round):
     from web.presenters.live_standings import live_prerender
 

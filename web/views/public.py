@@ -18,7 +18,6 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.middleware.csrf import get_token
 from django.middleware.gzip import re_accepts_gzip
 from django.shortcuts import get_object_or_404, render
-from django.template.loader import render_to_string
 from django.utils.cache import patch_vary_headers
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
@@ -49,6 +48,9 @@ from web.presenters.standings import (
     standings_columns,
     standings_table,
 )
+from web.presenters.standings_page import TEMPLATE as STANDINGS_TEMPLATE
+from web.presenters.standings_page import TOKEN_STAND_IN, keep_page, standings_page_context
+from web.presenters.tournament_header import tournament_context
 from web.presenters.venue import seat_list
 
 TOURNAMENTS_PER_PAGE = 25
@@ -66,12 +68,6 @@ def _visible_tournament(request: HttpRequest, tournament_id: int) -> Tournament:
     if not selectors.can_view_tournament(request.user, tournament):
         raise Http404
     return tournament
-
-
-def _tournament_context(tournament: Tournament, **extra: Any) -> dict[str, Any]:
-    """What every page of a tournament shows in its header and navigation."""
-    rounds = list(selectors.rounds_public(tournament).values_list("number", "status"))
-    return {"tournament": tournament, "round_links": rounds, **extra}
 
 
 # ----------------------------------------------------------------------------- lists
@@ -96,7 +92,7 @@ def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
     if snapshot is None:
         registrations = list(selectors.registrations_of(tournament))
     rule_options = rule_option_lines(tournament)
-    context = _tournament_context(
+    context = tournament_context(
         tournament,
         current_round=selectors.latest_round_public(tournament),
         standings=standings_table(tournament, snapshot, limit=LEADERS_ON_OVERVIEW),
@@ -119,7 +115,7 @@ def round_detail(request: HttpRequest, tournament_id: int, number: int) -> HttpR
     if round_ is None:
         raise Http404
     tables = scoring_selectors.round_outcomes(round_)
-    context = _tournament_context(
+    context = tournament_context(
         tournament,
         round=round_,
         tables=tables,
@@ -139,7 +135,7 @@ def table_detail(
     table = get_object_or_404(
         Table.objects.select_related("round__tournament"), round=round_, number=table_number
     )
-    context = _tournament_context(
+    context = tournament_context(
         tournament,
         round=round_,
         table=scoring_selectors.table_outcome(table),
@@ -149,11 +145,6 @@ def table_detail(
 
 
 # ----------------------------------------------------------------------------- standings
-
-
-# Stands for the visitor's CSRF token in a standings page kept for every visitor (the token is
-# the only part of that page that is each visitor's own); put in place of it on each request.
-TOKEN_STAND_IN = "csrf-token-of-the-visitor-5b0e7c1d"
 
 
 def _same_for_every_visitor(request: HttpRequest) -> bool:
@@ -189,22 +180,10 @@ def standings(request: HttpRequest, tournament_id: int) -> HttpResponse:
                 return _with_token(request, html)
     tournament = _visible_tournament(request, tournament_id)
     latest = scoring_selectors.standings_latest_version(tournament)
-    context = _tournament_context(
-        tournament,
-        current_round=selectors.latest_round_public(tournament),
-        standings_live=live_html(request, tournament, latest),
-        csv_separators=CSV_SEPARATOR_CHOICES,
-        csv_separator=default_csv_separator(),
-    )
     if not (shared and tournament.is_public):
-        return render(request, "public/standings.html", context)
-    context["csrf_token"] = TOKEN_STAND_IN  # over the context processor's
-    html = render_to_string("public/standings.html", context, request=request)
-    latest_text, columns = version_text(latest), columns_text(tournament)
-    key = standings_cache.page_key(tournament.pk, latest_text, columns, get_language())
-    standings_cache.store_page(key, html)
-    standings_cache.remember_poll_state(tournament.pk, latest=latest_text, columns=columns)
-    return _with_token(request, html)
+        context = standings_page_context(request, tournament, latest)
+        return render(request, STANDINGS_TEMPLATE, context)
+    return _with_token(request, keep_page(request, tournament, latest))
 
 
 @never_cache
@@ -321,7 +300,7 @@ def player_detail(request: HttpRequest, tournament_id: int, start_number: int) -
         standing = next(
             (row for row in snapshot.rows if row["registration"] == registration.pk), None
         )
-    context = _tournament_context(
+    context = tournament_context(
         tournament,
         registration=registration,
         progress=progress,

@@ -25,8 +25,9 @@ from tournaments.models import Round
 from web.forms.venue import ClockForm, PresenceForm
 from web.presenters import venue as presenters
 from web.presenters.rounds import round_tables
+from web.presenters.tournament_header import tournament_context
 from web.views import director
-from web.views.public import _tournament_context, _visible_tournament
+from web.views.public import _visible_tournament
 
 # --------------------------------------------------------------------------- the round clock
 _CLOCK_DONE = {
@@ -181,7 +182,7 @@ def seat_list(request: HttpRequest, tournament_id: int) -> HttpResponse:
     round_ = selectors.latest_round_public(tournament)
     if round_ is not None and round_.status != Round.Status.PUBLISHED:
         round_ = None  # a finished round's seats are history; the list waits for the next draw
-    context = _tournament_context(
+    context = tournament_context(
         tournament,
         round=round_,
         lines=presenters.seat_list(round_) if round_ is not None else [],
