@@ -44,16 +44,20 @@ def standings_page_context(
     )
 
 
-def keep_page(request: HttpRequest, tournament: Tournament, latest: int | None) -> str:
+def keep_page(
+    request: HttpRequest, tournament: Tournament, latest: int | None, *, remember: bool = True
+) -> str:
     """Render the page every visitor who is not signed in gets (with the token's stand-in) in
-    the active language, keep it, and remember the tournament's poll state; the page."""
+    the active language and keep it; the page. With `remember`, the tournament's poll state
+    then names this snapshot, which sends the visitors to the kept pages."""
     context = standings_page_context(request, tournament, latest)
     context["csrf_token"] = TOKEN_STAND_IN  # over the context processor's
     html = render_to_string(TEMPLATE, context, request=request)
     latest_text, columns = version_text(latest), columns_text(tournament)
     key = standings_cache.page_key(tournament.pk, latest_text, columns, get_language())
     standings_cache.store_page(key, html)
-    standings_cache.remember_poll_state(tournament.pk, latest=latest_text, columns=columns)
+    if remember:
+        standings_cache.remember_poll_state(tournament.pk, latest=latest_text, columns=columns)
     return html
 
 
@@ -80,7 +84,10 @@ def keep_pages(state: LiveState) -> bool:
     latest = scoring_selectors.standings_latest_version(tournament)
     if version_text(latest) != state.version or columns_text(tournament) != state.columns:
         return False  # a newer snapshot's worker keeps its own
-    for language, _name in settings.LANGUAGES:
+    languages = [code for code, _name in settings.LANGUAGES]
+    for language in languages:
         with translation.override(language):
-            keep_page(_visitor_request(tournament), tournament, latest)
+            # The poll state with the last one: every language's page is kept by then.
+            remember = language == languages[-1]
+            keep_page(_visitor_request(tournament), tournament, latest, remember=remember)
     return True
