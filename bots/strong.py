@@ -41,8 +41,9 @@ so the search cares about beating the others (a defender helps set the declarer)
 tournament does, and the game becomes zero-sum. The dealer at a table of 4 scores the talon
 whatever happens, so he is left out.
 
-The budget is counted in playouts and samples, not in seconds, so a decision is reproducible for
-a seed and an observation. `hard` has about 25 times the budget of `normal`, solves the last three
+The budget is counted in playouts and samples, and in the moves they make (`Budget.playout_work`;
+an exact solve's in the solver's moves), not in seconds, so a decision is reproducible for a seed
+and an observation. `hard` has about 25 times the budget of `normal`, solves the last three
 tricks exactly at the root, and weighs its samples by how well they explain the others' bids and
 cards (`_judge`: a card the rule-based policy would not have played in that layout, or a bid or
 pass the heuristic's limit would not have made, makes the layout less likely). A safety deadline
@@ -116,6 +117,9 @@ class Budget:
     # in work, not seconds, the same decision comes out on any machine under any load. Sized so
     # that the deadline, a safety stop, is not reached on an idle machine. 0: no limit.
     exact_nodes: int = 0
+    # The same for a decision by playouts (no exact solves): the moves its playouts and their
+    # small end searches may make (`playout_moves`). 0: no limit.
+    playout_work: int = 0
     # Exact bidding: where the auction model makes another seat the declarer, his points are
     # solved too (after the heuristic's gifts and contract, or his conceding) instead of
     # played out by the rule-based policy, so that declaring and defending are valued alike.
@@ -151,6 +155,9 @@ BUDGETS = {
         exact_tricks=3,
         infer=True,
         deadline=0.6,
+        # About 0.3 s of playouts on an idle core of this machine: its card play made up to
+        # 500,000 moves a decision (the end searches with three cards left), 143,000 at p95.
+        playout_work=150_000,
     ),
 }
 # `hard` (issue 16): every phase by exact solves in fewer sampled deals. Where the solver's core
@@ -267,6 +274,9 @@ class _Search:
             # (`Budget.exact_nodes`) is this decision's alone, whatever came before it.
             solver.forget()
         self.nodes_at = solver.nodes()
+        self.moves_at = playout_moves()
+        # The work of this decision, in the moves of its solves or of its playouts.
+        self.limit = budget.exact_nodes if self.exact else budget.playout_work
 
     def out_of_time(self) -> bool:
         """Whether another round like the last one would end past the deadline."""
@@ -278,15 +288,18 @@ class _Search:
         return self.cut
 
     def worked(self) -> int:
-        """The moves this decision's exact solves have tried so far."""
-        return solver.nodes() - self.nodes_at
+        """The moves this decision's exact solves have tried so far, or its playouts made."""
+        if self.exact:
+            return solver.nodes() - self.nodes_at
+        return playout_moves() - self.moves_at
 
     def worked_out(self, done: int) -> bool:
         """Whether another sample like the average of the `done` before it would take the
-        decision past its work (`Budget.exact_nodes`)."""
-        limit = self.budget.exact_nodes
+        decision past its work (`Budget.exact_nodes` or `Budget.playout_work`)."""
+        if not self.limit:
+            return False
         spent = self.worked()
-        return bool(limit) and self.exact and spent + spent / done > limit
+        return spent + spent / done > self.limit
 
     def samples(self, count: int) -> Iterator[tuple[int, DealState, float]]:
         """Up to `count` sampled deals with their weights, numbered from 0; no more once
@@ -301,8 +314,7 @@ class _Search:
         as the decision's is spent (the same on every machine), or the deadline is far past."""
         if done == 0:
             return False
-        limit = self.budget.exact_nodes
-        if limit and self.exact and self.worked() > 1.5 * limit:
+        if self.limit and self.worked() > 1.5 * self.limit:
             return True
         if time.perf_counter() > self.abort_at:
             self.cut = True
@@ -595,13 +607,25 @@ def _judge(state: DealState, seat: int, code: int) -> float:
     return 1.0
 
 
+# The moves this process's playouts and their end searches have made (`finish`, `_maxn`): the
+# work a decision by playouts is counted in (`Budget.playout_work`), as the exact solves' is
+# in bots.solver.nodes().
+_moves = 0
+
+
+def playout_moves() -> int:
+    return _moves
+
+
 def finish(state: DealState) -> DealState:
     """The end of a deal in the card play: the policy's playout, then the exact solver for the
     last `EXACT_TRICKS` tricks. Returns the finished state (`state` itself may be left behind)."""
+    global _moves
     while state.phase == PLAY:
         if not state.trick and state.hands[state.to_act].bit_count() <= EXACT_TRICKS:
             return _maxn(state)
         state.step(playout_code(state))
+        _moves += 1
     return state
 
 
@@ -675,6 +699,8 @@ def _defended(
 
 def _maxn(state: DealState) -> DealState:
     """The finished deal when every seat plays the rest perfectly for its own utility."""
+    global _moves
+    _moves += 1
     if state.phase != PLAY:
         return state
     seat = state.to_act

@@ -7,7 +7,7 @@ from dataclasses import replace
 import pytest
 
 from bots import make_bot, solver
-from bots.strong import StrongBot
+from bots.strong import StrongBot, playout_moves
 
 from .conftest import NO_DEADLINE, random_state
 
@@ -81,3 +81,30 @@ def first_sample_only(bot: StrongBot, view, budget) -> bool:
     before = solver.nodes()
     one.choose(view)
     return solver.nodes() - before > budget.exact_nodes
+
+
+def test_pimc_s_playouts_are_counted_in_moves_and_stop_at_its_work_limit():
+    # `pimc` (the `hard` where the solver's core is not compiled) counts its playouts' moves:
+    # the same decision whatever came before, by a new bot, within the limit and a half (and
+    # the candidate under way when it was passed), where without the limit it works more.
+    limit = 20_000
+    budget = replace(NO_DEADLINE["pimc"], playout_work=limit)
+    views = [v for v in observations(40, 6) if v.phase == "play"][:6]
+    assert views
+    bot = StrongBot(seed=4, budget=budget)
+    first, works = [], []
+    for view in views:
+        before = playout_moves()
+        first.append(bot.choose(view))
+        works.append(playout_moves() - before)
+        assert not bot.last_cut
+    assert max(works) <= 2 * limit
+    other = StrongBot(seed=4, budget=budget)
+    assert [other.choose(v) for v in reversed(views)] == list(reversed(first))
+    unlimited = StrongBot(seed=4, budget=replace(budget, playout_work=0))
+    unlimited_works = []
+    for view in views:
+        before = playout_moves()
+        unlimited.choose(view)
+        unlimited_works.append(playout_moves() - before)
+    assert max(unlimited_works) > 2 * limit
