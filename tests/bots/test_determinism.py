@@ -56,23 +56,26 @@ def test_hard_s_work_limit_gives_the_same_decision_whatever_came_before():
     views = [v for v in observations(30, 5) if v.phase == "play"][:6]
     assert views
     bot = StrongBot(seed=4, budget=budget)
-    first = []
-    for view in views:
-        before = solver.nodes()
-        first.append(bot.choose(view))
-        spent = solver.nodes() - before
-        assert not bot.last_cut
+    first, works = decisions_and_work(bot, views, solver.nodes)
+    for view, spent in zip(views, works, strict=True):
         assert spent <= 1.5 * limit or first_sample_only(bot, view, budget)
     other = StrongBot(seed=4, budget=budget)
     assert [other.choose(v) for v in reversed(views)] == list(reversed(first))
     # The limit mattered: without it some of these decisions work more than it allows.
     unlimited = StrongBot(seed=4, budget=NO_DEADLINE["hard"])
-    works = []
+    assert max(decisions_and_work(unlimited, views, solver.nodes)[1]) > 1.5 * limit
+
+
+def decisions_and_work(bot: StrongBot, views, counter) -> tuple[list, list[int]]:
+    """The bot's decision on each view and the work each took (`counter`'s moves); none may
+    have been cut by the deadline."""
+    decisions, works = [], []
     for view in views:
-        before = solver.nodes()
-        unlimited.choose(view)
-        works.append(solver.nodes() - before)
-    assert max(works) > 1.5 * limit
+        before = counter()
+        decisions.append(bot.choose(view))
+        works.append(counter() - before)
+        assert not bot.last_cut
+    return decisions, works
 
 
 def first_sample_only(bot: StrongBot, view, budget) -> bool:
@@ -91,20 +94,9 @@ def test_pimc_s_playouts_are_counted_in_moves_and_stop_at_its_work_limit():
     budget = replace(NO_DEADLINE["pimc"], playout_work=limit)
     views = [v for v in observations(40, 6) if v.phase == "play"][:6]
     assert views
-    bot = StrongBot(seed=4, budget=budget)
-    first, works = [], []
-    for view in views:
-        before = playout_moves()
-        first.append(bot.choose(view))
-        works.append(playout_moves() - before)
-        assert not bot.last_cut
+    first, works = decisions_and_work(StrongBot(seed=4, budget=budget), views, playout_moves)
     assert max(works) <= 2 * limit
     other = StrongBot(seed=4, budget=budget)
     assert [other.choose(v) for v in reversed(views)] == list(reversed(first))
     unlimited = StrongBot(seed=4, budget=replace(budget, playout_work=0))
-    unlimited_works = []
-    for view in views:
-        before = playout_moves()
-        unlimited.choose(view)
-        unlimited_works.append(playout_moves() - before)
-    assert max(unlimited_works) > 2 * limit
+    assert max(decisions_and_work(unlimited, views, playout_moves)[1]) > 2 * limit
