@@ -28,9 +28,9 @@ typedef struct {
 
 static Entry table[TABLE_SIZE];
 static uint32_t generation = 0;
-/* What the table's entries were found for: the side and the rule options. A solve that keeps
- * the table goes on with it only while these stay the same. */
-static int kept_side = -1, kept_must_beat = -1, kept_mofirst = -1;
+/* What the table's entries were found for: the rule options (the side is in each entry's key).
+ * A solve that keeps the table goes on with it only while these stay the same. */
+static int kept = 0, kept_must_beat = -1, kept_mofirst = -1;
 /* Moves tried by every search since the import: the work a bot's budget counts (bots/strong.py),
  * the same on any machine for the same searches from the same table. */
 static unsigned long long tried = 0;
@@ -209,7 +209,8 @@ static int value(Search *search, int *trick, int count, int leader, int trump, i
     uint32_t *h = search->hands;
     if (!(h[0] | h[1] | h[2])) return 0;
     uint64_t key = (uint64_t)h[0] | ((uint64_t)h[1] << 24) | ((uint64_t)(h[2] & 0xFFFFu) << 48);
-    uint32_t rest = (h[2] >> 16) | ((uint32_t)(trump + 1) << 8) | ((uint32_t)leader << 11);
+    uint32_t rest = (h[2] >> 16) | ((uint32_t)(trump + 1) << 8) | ((uint32_t)leader << 11) |
+                    ((uint32_t)search->side << 13);
     uint64_t mixed = key * 0x9E3779B97F4A7C15ull ^ ((uint64_t)rest * 0xC2B2AE3D27D4EB4Full);
     Entry *entry = &table[(mixed >> (64 - TABLE_BITS)) & (TABLE_SIZE - 1)];
     int lower = 0, upper = MOST_POINTS;
@@ -284,13 +285,12 @@ static int read_position(PyObject *args, Search *search, int *trick, int *count,
 }
 
 /* A new table for this search, unless it keeps the one of the searches before it (for the same
- * side and rules: an entry's key is the whole position, so it holds for any deal). */
+ * rules: an entry's key is the whole position and the side, so it holds for any deal). */
 static void start(const Search *search, int keep) {
-    if (keep && search->side == kept_side && search->must_beat == kept_must_beat &&
-        search->mofirst == kept_mofirst)
+    if (keep && kept && search->must_beat == kept_must_beat && search->mofirst == kept_mofirst)
         return;
     new_generation();
-    kept_side = keep ? search->side : -1;
+    kept = keep;
     kept_must_beat = search->must_beat;
     kept_mofirst = search->mofirst;
 }
@@ -338,7 +338,7 @@ static PyObject *nodes(PyObject *self, PyObject *unused) {
 
 static PyObject *forget(PyObject *self, PyObject *unused) {
     new_generation();
-    kept_side = -1;
+    kept = 0;
     Py_RETURN_NONE;
 }
 

@@ -37,7 +37,7 @@ import sys
 import time
 from collections import defaultdict
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import fields, replace
 from itertools import combinations
 from typing import Any, NotRequired, TypedDict, cast
 
@@ -48,9 +48,10 @@ from . import BOT_NAMES, make_bot
 from .base import Bot
 from .oracle import PHASES as ORACLE_PHASES
 from .oracle import OracleBot
-from .strong import StrongBot
+from .strong import Budget, StrongBot
 
 PHASES = ("bidding", "giving", "contract", "play")
+BUDGET_FIELDS = tuple(field.name for field in fields(Budget))
 
 
 class DealResult(TypedDict):
@@ -82,12 +83,46 @@ ORACLE = "oracle"
 
 
 def _seat_bot(name: str, seed: int, oracle_phases: tuple[str, ...], deadline: bool) -> Bot:
-    bot = (
-        OracleBot(seed=seed, phases=oracle_phases) if name == ORACLE else make_bot(name, seed=seed)
-    )
+    if name == ORACLE:
+        bot: Bot = OracleBot(seed=seed, phases=oracle_phases)
+    else:
+        base, overrides = variant(name)
+        bot = make_bot(base, seed=seed)
+        if overrides:
+            assert isinstance(bot, StrongBot)  # `variant` checked it
+            bot.budget = replace(bot.budget, **overrides)
     if not deadline:
         _unhurried(bot.fallback if isinstance(bot, OracleBot) else bot)
     return bot
+
+
+def variant(name: str) -> tuple[str, dict[str, Any]]:
+    """A bot name with changes to a searching bot's budget, for tuning: `hard+give_samples=16+
+    exact_defence=1` is `hard` with those `strong.Budget` fields. Returns the base name and the
+    fields; raises ValueError for an unknown bot or field, or a value of the wrong kind."""
+    base, *changes = name.split("+")
+    if base not in BOT_NAMES:
+        raise ValueError(f"unknown bot {base!r}; known: {', '.join((*BOT_NAMES, ORACLE))}")
+    if not changes:
+        return base, {}
+    bot = make_bot(base, seed=0)
+    if not isinstance(bot, StrongBot):
+        raise ValueError(f"{base!r} has no budget to change")
+    overrides: dict[str, Any] = {}
+    for change in changes:
+        field, _, text = change.partition("=")
+        current = getattr(bot.budget, field, None) if field in BUDGET_FIELDS else None
+        if field not in BUDGET_FIELDS or not text:
+            raise ValueError(
+                f"{change!r}: a budget field=value, fields: {', '.join(BUDGET_FIELDS)}"
+            )
+        if isinstance(current, bool):
+            overrides[field] = text.lower() in ("1", "true", "yes", "on")
+        elif current is None or isinstance(current, int):
+            overrides[field] = None if text == "none" else int(text)
+        else:
+            overrides[field] = float(text)
+    return base, overrides
 
 
 def _unhurried(bot: Bot) -> None:
@@ -332,10 +367,12 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     bots = [name.strip() for name in args.bots.split(",") if name.strip()]
-    known = (*BOT_NAMES, ORACLE)
-    unknown = [name for name in bots if name not in known]
-    if unknown:
-        parser.error(f"unknown bot {unknown[0]!r}; known: {', '.join(known)}")
+    for name in bots:
+        if name != ORACLE:
+            try:
+                variant(name)
+            except ValueError as error:
+                parser.error(str(error))
     oracle_phases = tuple(p.strip() for p in args.oracle_phase.split(",") if p.strip())
     wrong = [phase for phase in oracle_phases if phase not in ORACLE_PHASES]
     if wrong or not oracle_phases:

@@ -101,8 +101,8 @@ def solve(
     is below `low` (the value no more than it) or above `high` (the value no less).
 
     `keep`: go on with the transposition table of the solves before this one if they kept it
-    too and were for the same side and rule options (an entry's key is the whole position, so
-    it holds in any deal): positions met again, as after each candidate card of one deal, are
+    too and were for the same rule options (an entry's key is the whole position and the side,
+    so it holds in any deal): positions met again, as after each candidate card of one deal, are
     not searched twice. The value in the window is the same; a bound outside it may differ
     (it is still a true bound)."""
     return _core().solve(*_arguments(position, side), low - 1, high + 1, keep)
@@ -187,17 +187,18 @@ def _core() -> _Core:
     return cast(_Core, _solver if _solver is not None else _Reference)
 
 
-# (hands, trump, leader) at the start of a trick -> (lower, upper) bounds of the value.
+# (hands, trump, leader, side) at the start of a trick -> (lower, upper) bounds of the value: the
+# side is in the key, so that the solves of a decision for different sides share one table.
 # A kept table starts anew past this many entries (the compiled core's has a fixed size).
 KEPT_ENTRIES = 1 << 18
-Table = dict[tuple[int, int, int, int, int], tuple[int, int]]
+Table = dict[tuple[int, int, int, int, int, int], tuple[int, int]]
 
 
 class _Reference:
     """The pure-Python solver: the compiled core's algorithm, move for move."""
 
-    # The table the last solves kept, and the side and rule options it was found for.
-    kept: tuple[tuple[int, bool, bool], Table] | None = None
+    # The table the last solves kept, and the rule options it was found for.
+    kept: tuple[tuple[bool, bool], Table] | None = None
     # The moves tried by its searches (the compiled core counts alike; its table is smaller, so
     # the two counts differ where its entries were replaced).
     tried = 0
@@ -218,7 +219,7 @@ class _Reference:
         )
         keep = len(arguments) > 12 and bool(arguments[12])
         search = _Search([h0, h1, h2], must_beat, mofirst, side)
-        context = (side, bool(must_beat), bool(mofirst))
+        context = (bool(must_beat), bool(mofirst))
         kept = cls.kept
         if keep and kept is not None and kept[0] == context and len(kept[1]) < KEPT_ENTRIES:
             search.table = kept[1]
@@ -276,7 +277,7 @@ class _Search:
         if not trick:
             if not (hands[0] | hands[1] | hands[2]):
                 return 0
-            key = (hands[0], hands[1], hands[2], trump, leader)
+            key = (hands[0], hands[1], hands[2], trump, leader, self.side)
             bounds = self.table.get(key)
             if bounds is not None:
                 lower, upper = bounds

@@ -115,3 +115,44 @@ def test_the_arena_counts_the_decisions_a_safety_deadline_cut(monkeypatch):
     assert unhurried["deadline"] is False
     assert unhurried["bots"]["normal"]["deadline_cuts"] == 0
     assert unhurried["bots"]["oracle"]["deadline_cuts"] == 0
+
+
+def test_a_variant_changes_a_searching_bots_budget_and_is_reported_by_its_name():
+    """`normal+give_samples=2+infer=1` is `normal` with those budget fields, for tuning; it plays
+    beside `normal` as a separate name. Unknown fields, values or bots are refused."""
+    from bots.arena import _seat_bot, variant
+
+    assert variant("normal") == ("normal", {})
+    assert variant("hard+give_samples=16+exact_defence=1+deadline=0.5+own_raise_slack=none") == (
+        "hard",
+        {"give_samples": 16, "exact_defence": True, "deadline": 0.5, "own_raise_slack": None},
+    )
+    bot = _seat_bot("normal+give_samples=2+infer=1", 3, (), True)
+    assert bot.budget.give_samples == 2 and bot.budget.infer is True
+    assert bot.budget.bid_samples == _seat_bot("normal", 3, (), True).budget.bid_samples
+
+    report = arena("--bots", "normal,normal+bid_samples=2,heuristic", "--deals", "3", "--duplicate")
+    assert set(report["bots"]) == {"normal", "normal+bid_samples=2", "heuristic"}
+    assert "normal-normal+bid_samples=2" in report["differences"]
+
+    for wrong, message in (
+        ("normal+speed=3", "budget field"),
+        ("heuristic+give_samples=2", "no budget"),
+        ("normal+give_samples=", "budget field"),
+        ("nobody+give_samples=2", "unknown bot"),
+    ):
+        result = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "bots.arena",
+                "--bots",
+                f"{wrong},random,random",
+                "--deals",
+                "1",
+            ],
+            capture_output=True,
+            text=True,
+            cwd=ROOT,
+        )
+        assert result.returncode == 2 and message in result.stderr, wrong

@@ -20,9 +20,10 @@ from bots.strong import (
     _own_bid_score,
     _solve_declarer,
 )
-from rules import DealState, RuleSet
+from rules import Action, DealState, RuleSet
 from rules import actions as A
-from rules.deal import CONTRACT
+from rules.cards import Card
+from rules.deal import CONTRACT, deck_from_hands
 
 from .conftest import TINY_EXACT
 
@@ -144,3 +145,39 @@ def test_the_own_bid_score_is_the_bid_lost_or_a_contract_it_may_name(
         assert score % 5 == 0
         assert score <= min(rules.bid_ceiling(marriages), bid + CONTRACT_RANGE)
         assert score <= points - slack
+
+
+def test_a_defender_takes_a_trick_himself_rather_than_leave_it_to_his_partner():
+    """Each defender scores his own points. Trick 7: the declarer leads 9♠, the partner K♠, and
+    the last defender holds A♠ and J♠; whichever he plays, the declarer takes nothing more (the
+    last cards are nines), so the declarer's solve cannot tell the cards apart. A♠ wins this
+    trick and the last one for him (17 points); J♠ leaves both to his partner."""
+    declarer = ["9S", "9C", "AD", "TD", "KD", "QD", "JD"]
+    partner = ["KS", "9H", "AC", "TC", "KC", "TH", "KH"]  # and AH, given
+    me = ["AS", "JS", "QS", "TS", "QC", "JC", "JH"]  # and QH, given
+    deck = deck_from_hands([declarer, partner, me], ["AH", "QH", "9D"])
+    state = DealState.deal(deck, players=3, dealer=2, rules=RuleSet())
+    d, p, m = state.active
+    state.apply(Action("bid", seat=d, value=100))
+    state.apply(Action("pass", seat=p))
+    state.apply(Action("pass", seat=m))
+    state.apply(Action("give", seat=d, card=Card.parse("AH"), to=p))
+    state.apply(Action("give", seat=d, card=Card.parse("QH"), to=m))
+    state.apply(Action("contract", seat=d, value=100))
+    discards = {p: ["AC", "TC", "KC", "AH", "TH", "KH"], m: ["QS", "TS", "QC", "JC", "QH", "JH"]}
+    for trick, lead in enumerate(["AD", "TD", "KD", "QD", "JD", "9D"]):
+        state.apply(Action("play", seat=d, card=Card.parse(lead)))
+        state.apply(Action("play", seat=p, card=Card.parse(discards[p][trick])))
+        state.apply(Action("play", seat=m, card=Card.parse(discards[m][trick])))
+    state.apply(Action("play", seat=d, card=Card.parse("9S")))
+    state.apply(Action("play", seat=p, card=Card.parse("KS")))
+    observation = state.observation(m)
+    assert {a.card for a in observation.legal if a.type == "play"} == {
+        Card.parse("AS"),
+        Card.parse("JS"),
+    }
+    budget = replace(BUDGETS["hard"], deadline=float("inf"))
+    assert StrongBot(seed=1, budget=budget).choose(observation).card == Card.parse("AS")
+    # Counting the declarer's points alone, J♠ (the lower card) is as good: it gave the trick away.
+    blind = replace(budget, own_points=False)
+    assert StrongBot(seed=1, budget=blind).choose(observation).card == Card.parse("JS")
