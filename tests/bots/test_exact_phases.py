@@ -17,6 +17,7 @@ from bots.strong import (
     _best_contract,
     _declarer_utility,
     _defended,
+    _defending,
     _own_bid_score,
     _solve_declarer,
 )
@@ -105,6 +106,13 @@ def test_another_declarer_in_the_auction_model_concedes_what_he_cannot_make():
     )
     assert _defended(rules, state, 5, 0, 0) == -bid - 50
     assert _defended(rules, state, bid - 10, 0, 0) == _declarer_utility(-bid, bid - 10, 0)
+
+    # A defender's own view (`Budget.own_defence`): his points, his partner's the card points
+    # left, the declarer's score; conceded, both defenders score the bonus.
+    me = next(seat for seat in state.active if seat != state.declarer)
+    assert bid > 60  # the declarer's 60 points fail his bid; failing costs less than conceding
+    assert _defending(rules, state, me, 60, 0, 0, 30) == 30 - (120 - 60 - 30) / 2 + bid / 2
+    assert _defending(rules, state, me, 5, 0, 0, 30) == 50 - 50 / 2 - (-bid) / 2
 
 
 def test_the_bidding_model_scores_its_own_bid_by_the_contract_it_would_name():

@@ -49,14 +49,15 @@ def test_heuristic_bot_alone_plays_only_legal_actions(seed):
 
 
 @settings(max_examples=examples(150), deadline=None)
-@given(seed=seeds, exact=st.booleans(), defence=st.booleans())
-def test_strong_bot_plays_only_legal_actions(seed, exact, defence):
+@given(seed=seeds, exact=st.booleans(), defence=st.booleans(), own=st.booleans())
+def test_strong_bot_plays_only_legal_actions(seed, exact, defence, own):
     rng = random.Random(seed)
     state = random_state(rng)
     bots = [tiny_strong(seed + seat, exact=exact) for seat in range(state.players)]
     for bot in bots:
-        # The exact auction model's option of solving the others' declaring too.
-        bot.budget = replace(bot.budget, exact_defence=defence)
+        # The exact auction model's options: solving the others' declaring too, and its own
+        # points as their defender; the card play's own points of a defender.
+        bot.budget = replace(bot.budget, exact_defence=defence, own_defence=own, own_points=own)
     play_to_the_end(state, bots)
 
 
