@@ -57,7 +57,13 @@ def test_strong_bot_plays_only_legal_actions(seed, exact, defence, own):
     for bot in bots:
         # The exact auction model's options: solving the others' declaring too, and its own
         # points as their defender; the card play's own points of a defender.
-        bot.budget = replace(bot.budget, exact_defence=defence, own_defence=own, own_points=own)
+        bot.budget = replace(
+            bot.budget,
+            exact_defence=defence,
+            own_defence=own,
+            own_points=own,
+            contract_margin=10 if own else 0,
+        )
     play_to_the_end(state, bots)
 
 
