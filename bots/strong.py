@@ -25,12 +25,15 @@ With `Budget.exact_samples` set (the arena's `exact`, issue 16) every phase is d
 solves (`bots.solver`, its compiled core) in the sampled deals instead of playouts:
 
 - Card play: each candidate, then the rest solved for the declarer against the two defenders
-  playing together, exactly within `EXACT_MARGIN` of his contract.
+  playing together, exactly within `EXACT_MARGIN` of his contract; a defender also solves his
+  own points with the other two against him (`Budget.own_points`), since each defender scores
+  his own.
 - Bidding: the auction is played on by the same model of the others; where it makes this seat
   the declarer, its hand with the sampled talon is solved after the heuristic's best `BID_GIVES`
   ways to give, and the bid the auction reached scores as made or failed by those points
   (made within `OWN_BID_MARGIN` of it); made, it scores the contract the declarer would then
-  name (`OWN_RAISE_SLACK` below the points) where that is higher than the bid.
+  name (`OWN_RAISE_SLACK` below the points) where that is higher than the bid. Where it makes
+  another seat the declarer, his points are solved too (`Budget.exact_defence`).
 - Giving: each way to give is solved in every sample; it is worth what the best contract (or
   conceding) would score over the samples with the hand it keeps.
 - Contract: the declarer's points are solved in every sample, and the contract (up to
