@@ -7,9 +7,9 @@ Bots are names (`random`, `heuristic`, `strong`) or levels (`easy`, `normal`, `h
 seat, or `oracle`: for measurement only, it sees every card (bots/oracle.py), and with
 `--oracle-phase bidding,play` it decides only those phases (`hard` the others), which measures
 the headroom by phase. A searching bot's name may carry budget changes for tuning
-(`hard+own_points=0`: `strong.Budget` fields). `--no-deadline` turns the searching bots' safety deadline off, so that
-their strength does not depend on the machine's load (their times then show what a decision
-costs in full). `--players` defaults to the number of bots. Deck i is shuffled by a
+(`hard+own_points=0`: `strong.Budget` fields). `--no-deadline` turns the searching bots'
+safety deadline off, so that their strength does not depend on the machine's load (their times
+then show what a decision costs in full). `--players` defaults to the number of bots. Deck i is shuffled by a
 generator seeded with (seed, i) and dealt by seat i % players. Every action goes through the
 engine's checked `apply`, so an illegal action stops the arena with an error.
 
