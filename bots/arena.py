@@ -9,9 +9,9 @@ seat, or `oracle`: for measurement only, it sees every card (bots/oracle.py), an
 the headroom by phase. A searching bot's name may carry budget changes for tuning
 (`hard+own_points=0`: `strong.Budget` fields). `--no-deadline` turns the searching bots'
 safety deadline off, so that their strength does not depend on the machine's load (their times
-then show what a decision costs in full). `--players` defaults to the number of bots. Deck i is shuffled by a
-generator seeded with (seed, i) and dealt by seat i % players. Every action goes through the
-engine's checked `apply`, so an illegal action stops the arena with an error.
+then show what a decision costs in full). `--players` defaults to the number of bots. Deck i is
+shuffled by a generator seeded with (seed, i) and dealt by seat i % players. Every action goes
+through the engine's checked `apply`, so an illegal action stops the arena with an error.
 
 With `--duplicate` every deck is played once for each rotation of the bots over the seats (bot j
 sits at seat (j + r) % players in rotation r), so every bot gets every hand, every position and
