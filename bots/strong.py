@@ -766,9 +766,7 @@ def _defending(
         return bonus - bonus / 2 - (conceded + bonus) / 2
     contract = max(auction.bid, planned)
     score = contract if _compared(rules, points) >= contract else -contract
-    cards = min(max(points - marriages, 0), 120)
-    partner = max(120 - cards - mine, 0)
-    return mine - partner / 2 - score / 2
+    return _own_utility(mine, 0, score, points, marriages)
 
 
 def _maxn(state: DealState) -> DealState:
@@ -856,9 +854,16 @@ def _defender_utility(
     if state.phase == PLAY:
         position, seats = solver.Position.of(state)
         own += solver.solve(position, 1 << seats.index(seat), keep=True)
+    return _own_utility(own, state.marriage_points[seat], score, points, marriages)
+
+
+def _own_utility(own: int, declared: int, score: int, points: int, marriages: int) -> float:
+    """A defender's utility (`utility`) from his points (`own`, and `declared` in marriages
+    besides) and the declarer's score and points (`_declarer_utility`'s arguments): his partner
+    scores the card points neither takes."""
     cards = min(max(points - marriages, 0), 120)
     partner = max(120 - cards - own, 0)
-    return own + state.marriage_points[seat] - partner / 2 - score / 2
+    return own + declared - partner / 2 - score / 2
 
 
 def _compared(rules: RuleSet, points: int) -> int:
