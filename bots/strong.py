@@ -65,6 +65,7 @@ import random
 import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
+from functools import partial
 from typing import cast
 
 from rules import Action, Observation, RuleSet
@@ -98,6 +99,10 @@ BID_GIVES = 2
 # (15, 20) 50.3; (-10, 20) 48.8; (0, 20) solved 40 points higher 50.6 (docs/bots.md).
 OWN_BID_MARGIN = 0
 OWN_RAISE_SLACK = 10
+# How much less likely a sampled deal is for each recorded action that the model of the other
+# players would not have taken in it (`_judge`). Mild, since the others need not play like the
+# model.
+MISFIT = 0.6
 
 
 @dataclass(frozen=True)
@@ -144,6 +149,12 @@ class Budget:
     # [-1.7, +8.8] per deal against `hard` without it (300 duplicate deals of seed 407; made 81%
     # and 87% of their contracts, `hard` 78%): not yet beyond the noise.
     contract_margin: int = 0
+    # Inference (`infer`): how much less likely a sampled deal is for each recorded card, and
+    # each bid or pass, that the model of the other players would not have played in it. 0.3
+    # for either scored +0.4 [-4.1, +4.9] and -0.2 [-4.2, +3.8] per deal against 0.6 (600
+    # duplicate deals of seed 414).
+    misfit_play: float = MISFIT
+    misfit_bid: float = MISFIT
 
 
 BUDGETS = {
@@ -241,7 +252,12 @@ class StrongBot(Bot):
         if len(legal) == 1:
             return legal[0]
         knowledge = Knowledge.from_observation(observation)
-        judge = _judge if self.budget.infer else None
+        budget = self.budget
+        judge = (
+            partial(_judge, play=budget.misfit_play, bid=budget.misfit_bid)
+            if budget.infer
+            else None
+        )
         sampler = Sampler(knowledge, judge=judge)
         rng = decision_rng(self.seed, observation, self.level)
         search = _Search(knowledge, sampler, rng, self.budget, legal)
@@ -624,12 +640,8 @@ class _Search:
 
 # ---------------------------------------------------------------------- helpers
 
-# How much less likely a sampled deal is for each recorded action that the model of the other
-# players would not have taken in it. Mild, since the others need not play like the model.
-MISFIT = 0.6
 
-
-def _judge(state: DealState, seat: int, code: int) -> float:
+def _judge(state: DealState, seat: int, code: int, *, play: float, bid: float) -> float:
     """Likelihood factor of another seat's recorded action in a sampled deal (see `Budget.infer`):
     its card against the rule-based policy's card, its bid or pass against the heuristic's limit."""
     phase = state.phase
@@ -638,14 +650,14 @@ def _judge(state: DealState, seat: int, code: int) -> float:
             return 1.0
         if state.trick and state.legal_play_mask(state.hands[seat]).bit_count() < 2:
             return 1.0
-        return 1.0 if playout_code(state) == code else MISFIT
+        return 1.0 if playout_code(state) == code else play
     if phase == BIDDING:
         limit = bid_limit(state.hands[seat])
         if code == A.PASS:
             low = state.bid + state.rules.bid_step if state.bid else state.rules.min_bid
-            return MISFIT if limit >= low + 20 else 1.0
+            return bid if limit >= low + 20 else 1.0
         value = (code - A.BID) * 5
-        return 1.0 if value <= limit + 10 else MISFIT
+        return 1.0 if value <= limit + 10 else bid
     return 1.0
 
 

@@ -5,9 +5,15 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from bots.heuristic import bid_limit
 from bots.knowledge import UNKNOWN_GIVE, Knowledge
+from bots.policy import playout_code
 from bots.sampler import Sampler
+from bots.strong import _judge
+from rules import DealState, RuleSet
+from rules import actions as A
 from rules.cards import SUIT_MASK, Card
+from rules.deal import BIDDING, PLAY
 from rules.records import deal_record, replay_deal
 from tests.engine.conftest import MARRIAGE_TRICKS, marriage_deal, must_beat_deal
 from tests.hypothesis_profiles import examples
@@ -92,3 +98,29 @@ def test_knowledge_rebuilds_the_action_sequence_from_the_observation(seed):
             assert seat_k == seat_t
             # Only a give this seat could not see is left open.
             assert code_k == code_t or (code_k == UNKNOWN_GIVE and seat != state.declarer)
+
+
+def test_the_inference_weighs_a_layout_by_the_factors_of_the_budget():
+    """`hard`'s judge (`Budget.misfit_bid`, `Budget.misfit_play`): a pass with a hand the
+    heuristic would bid with, or a card the rule-based policy would not play, makes a sampled
+    layout that much less likely; what the model would have done keeps its weight."""
+    rng = random.Random(5)
+    judged = {"pass": False, "card": False}
+    while not all(judged.values()):
+        deck = list(range(24))
+        rng.shuffle(deck)
+        state = DealState.deal(deck, players=3, dealer=rng.randrange(3), rules=RuleSet())
+        while not state.done:
+            seat = state.to_act
+            if state.phase == BIDDING and bid_limit(state.hands[seat]) >= state.rules.min_bid + 40:
+                assert _judge(state, seat, A.PASS, play=0.9, bid=0.25) == 0.25
+                judged["pass"] = True
+            if state.phase == PLAY and state.trick:
+                legal = [c for c in state.legal_codes() if c < A.GIVE]
+                policy = playout_code(state)
+                others = [c for c in legal if c != policy]
+                if others:
+                    assert _judge(state, seat, others[0], play=0.3, bid=0.9) == 0.3
+                    assert _judge(state, seat, policy, play=0.3, bid=0.9) == 1.0
+                    judged["card"] = True
+            state.step(rng.choice([c for c in state.legal_codes() if c != A.CONCEDE]))
