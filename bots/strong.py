@@ -260,7 +260,7 @@ class StrongBot(Bot):
         )
         sampler = Sampler(knowledge, judge=judge)
         rng = decision_rng(self.seed, observation, self.level)
-        search = _Search(knowledge, sampler, rng, self.budget, legal)
+        search = _Search(knowledge, sampler, rng, budget, legal)
         phase = observation.phase
         exact = search.exact
         try:
