@@ -10,21 +10,25 @@ from hypothesis import strategies as st
 
 from bots import solver
 from bots.knowledge import Knowledge
+from bots.sampler import Sampler
 from bots.strong import (
     BUDGETS,
     CONTRACT_RANGE,
     StrongBot,
+    _auction,
     _best_contract,
+    _compared,
     _declarer_utility,
     _defended,
     _defending,
     _own_bid_score,
+    _Search,
     _solve_declarer,
 )
 from rules import Action, DealState, RuleSet
 from rules import actions as A
 from rules.cards import Card
-from rules.deal import CONTRACT, deck_from_hands
+from rules.deal import BIDDING, CONTRACT, deck_from_hands
 
 from .conftest import TINY_EXACT
 
@@ -189,3 +193,55 @@ def test_a_defender_takes_a_trick_himself_rather_than_leave_it_to_his_partner():
     # Counting the declarer's points alone, J♠ (the lower card) is as good: it gave the trick away.
     blind = replace(budget, own_points=False)
     assert StrongBot(seed=1, budget=blind).choose(observation).card == Card.parse("JS")
+
+
+def bidding_search(state: DealState, budget) -> _Search:
+    observation = state.observation(state.to_act)
+    k = Knowledge.from_observation(observation)
+    legal = tuple(action.code for action in observation.legal)
+    return _Search(k, Sampler(k), random.Random(9), budget, legal)
+
+
+def test_the_share_of_samples_its_declaring_makes_needs_only_to_know_whether_it_reaches_the_bid():
+    """`Budget.make_share`: its own points after the talon and its best gifts are solved only
+    as far as the bid needs; the share of samples that make it is the share a solve of the
+    whole range finds, with rounded declarer's points too."""
+    rng = random.Random(21)
+    budget = replace(TINY_EXACT, bid_samples=4, make_share=0.5)
+    checked = 0
+    while checked < 12:
+        rules = RuleSet(round_declarer_points=rng.random() < 0.5, rounding=rng.choice([5, 10]))
+        deck = list(range(24))
+        rng.shuffle(deck)
+        state = DealState.deal(deck, players=3, dealer=rng.randrange(3), rules=rules)
+        for _ in range(rng.randrange(3)):
+            state.step(rng.choice([c for c in state.legal_codes() if c < A.CONTRACT]))
+        bids = [c for c in state.legal_codes() if A.BID <= c < A.CONTRACT]
+        if state.phase != BIDDING or not bids:
+            continue
+        low = (bids[0] - A.BID) * 5
+        share = bidding_search(state, budget).make_share(low)
+        whole = bidding_search(state, budget)
+        made = total = 0.0
+        for _, sample, weight in whole.samples(budget.bid_samples):
+            _auction(sample, whole.seat, low, dict.fromkeys(whole.active, 0))
+            points, _ = whole.own_declaring(sample, 0, 400)
+            total += weight
+            made += weight if _compared(rules, points) >= low else 0.0
+        assert share == pytest.approx(made / total)
+        checked += 1
+
+
+def test_by_the_share_it_bids_a_hand_that_makes_the_bid_and_passes_one_that_cannot():
+    budget = replace(TINY_EXACT, bid_samples=6, make_share=0.5)
+    weak = ["9S", "JS", "9C", "JC", "9H", "JH", "9D"]
+    strong = ["AS", "TS", "KS", "QS", "AC", "TC", "AH"]
+    rest = ["KC", "QC", "TH", "KH", "QH", "AD", "TD"]
+    for hand, other, expected in ((strong, weak, "bid"), (weak, strong, "pass")):
+        deck = deck_from_hands([hand, other, rest], ["JD", "QD", "KD"])
+        state = DealState.deal(deck, players=3, dealer=2, rules=RuleSet())
+        assert state.to_act == 0
+        search = bidding_search(state, budget)
+        assert search.make_share(40) == (1.0 if expected == "bid" else 0.0)
+        action = StrongBot(seed=2, budget=budget).choose(state.observation(0))
+        assert action.type == expected

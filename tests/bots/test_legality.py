@@ -49,20 +49,24 @@ def test_heuristic_bot_alone_plays_only_legal_actions(seed):
 
 
 @settings(max_examples=examples(150), deadline=None)
-@given(seed=seeds, exact=st.booleans(), defence=st.booleans(), own=st.booleans())
-def test_strong_bot_plays_only_legal_actions(seed, exact, defence, own):
+@given(
+    seed=seeds, exact=st.booleans(), defence=st.booleans(), own=st.booleans(), share=st.booleans()
+)
+def test_strong_bot_plays_only_legal_actions(seed, exact, defence, own, share):
     rng = random.Random(seed)
     state = random_state(rng)
     bots = [tiny_strong(seed + seat, exact=exact) for seat in range(state.players)]
     for bot in bots:
         # The exact auction model's options: solving the others' declaring too, and its own
-        # points as their defender; the card play's own points of a defender.
+        # points as their defender; the card play's own points of a defender; or bidding by
+        # the share of samples its declaring makes instead of the auction model.
         bot.budget = replace(
             bot.budget,
             exact_defence=defence,
             own_defence=own,
             own_points=own,
             contract_margin=10 if own else 0,
+            make_share=0.5 if share else 0.0,
         )
     play_to_the_end(state, bots)
 
