@@ -37,8 +37,9 @@ solves (`bots.solver`, its compiled core) in the sampled deals instead of playou
   by a simpler rule instead, the oracle's on its samples (`Budget.make_share`): the lowest bid
   while its own declaring, solved the same way but only as far as whether the points reach
   the bid, makes it in at least that share of the samples. The auction model's picture of the
-  others (they bid up to the heuristic's limit) does not foresee how the searching bots bid,
-  and the rule, which needs none, scored 4 points a deal more (docs/bots.md).
+  others (they bid up to the heuristic's limit) does not foresee how the searching bots bid;
+  the rule, which needs none, scored 4 points a deal more against `normal` and as much
+  against `pimc` (docs/bots.md).
 - Giving: each way to give is solved in every sample; it is worth what the best contract (or
   conceding) would score over the samples with the hand it keeps.
 - Contract: the declarer's points are solved in every sample, and the contract (up to
@@ -218,7 +219,8 @@ BUDGETS["hard"] = replace(
     own_points=True,
     # Against two `normal` on the 600 duplicate deals of the goal match (seed 1): +20.2 at
     # 0.5, +20.2 at 0.55, +20.4 at 0.6, +18.0 at 0.7 (16 samples); +21.1 at 0.55 with 32;
-    # the auction model +17.2, `others_offset` +20 in it +15.5 (docs/bots.md, eighth round).
+    # the auction model +17.2, and +15.5 with the others' limits 20 higher in it (docs/bots.md,
+    # eighth round).
     make_share=0.55,
 )
 FALLBACK = {"hard": "pimc"}
