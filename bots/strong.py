@@ -451,14 +451,14 @@ class _Search:
             return A.PASS
         rules = k.rules
         low = (bids[0] - A.BID) * 5
+        if self.exact and self.budget.make_share:
+            return bids[0] if self.make_share(low) >= self.budget.make_share else A.PASS
         # Limits this bot might stop at: pass now (0), or go on up to each level.
         ceiling = rules.bid_ceiling(marriages_value(k.held))
         top = min(ceiling, low + 60)
         limits = [0] + list(range(low, top + 1, 5))
         totals = [0.0] * len(limits)
         seat, active = self.seat, self.active
-        if self.exact and self.budget.make_share:
-            return bids[0] if self.make_share(low) >= self.budget.make_share else A.PASS
         for done, state, weight in self.samples(self.budget.bid_samples):
             others = {s: bid_limit(state.hands[s]) for s in active if s != seat}
             outcomes: dict[int, tuple[int, tuple[int, ...], int]] = {}
@@ -512,8 +512,8 @@ class _Search:
     def make_share(self, low: int) -> float:
         """The share of the samples (by weight) where its own declaring at the lowest bid,
         `low`, is made (within `Budget.own_bid_margin`): its points after its best gifts
-        (`own_declaring`) solved only as far as that needs (whether they reach it; 10 below it
-        exactly, for rounded points)."""
+        (`own_declaring`) solved only as far as that needs (whether they reach it; exact one
+        rounding unit below it, for rounded points)."""
         made = total = 0.0
         rules = self.k.rules
         need = low - self.budget.own_bid_margin
@@ -522,7 +522,7 @@ class _Search:
                 break
             auction = state.clone()
             _auction(auction, self.seat, low, dict.fromkeys(self.active, 0))
-            points, _marriages = self.own_declaring(auction, need - 10, need)
+            points, _marriages = self.own_declaring(auction, need - rules.rounding, need)
             total += weight
             if _compared(rules, points) >= need:
                 made += weight
