@@ -22,6 +22,9 @@ A name that sits in several seats is aggregated. Its `ci95` is a 95% interval of
 deal, computed over decks (a deck's deals, all rotations, count as one sample, since they share
 the cards). `differences` gives, for each pair of names, the mean of (first - second) per deal over
 the same decks, with its interval: the number the goals of the bots are judged by.
+`--records FILE` writes every deal played as one JSON line (`deck`, `rotation`, `bots` by seat,
+`scores`, and `record`: the deal in RULES.md's record format, the whole deck and every action),
+for analyses the summary does not make; `python -m rules replay` reads a record back.
 `decision_ms` is the wall time of each `choose()` call, and `phases` breaks it down by the phase of
 the deal (bidding, giving, contract, play). `--jobs` plays decks in parallel processes.
 """
@@ -40,10 +43,11 @@ from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import fields, replace
 from itertools import combinations
-from typing import Any, NotRequired, TypedDict, cast
+from typing import Any, NotRequired, TextIO, TypedDict, cast
 
 from rules import DealState, RuleSet
 from rules.errors import RuleOptionError
+from rules.records import deal_record
 
 from . import BOT_NAMES, make_bot
 from .base import Bot
@@ -65,7 +69,9 @@ class DealResult(TypedDict):
     marriages: list[int]
     times: list[list[tuple[str, float]]]  # per seat: (phase, milliseconds) of each decision
     cuts: list[list[str]]  # per seat: the phase of each decision a safety deadline cut short
+    record: dict[str, Any]  # the deal in RULES.md's record format (rules.records.deal_record)
     deck: NotRequired[int]
+    rotation: NotRequired[int]
 
 
 class _Tally(TypedDict):
@@ -181,6 +187,7 @@ def play_deal(
         "marriages": marriages,
         "times": times,
         "cuts": cuts,
+        "record": deal_record(state),
     }
 
 
@@ -203,6 +210,7 @@ def _deck_job(job: DeckJob) -> list[DealResult]:
             deadline=deadline,
         )
         result["deck"] = index
+        result["rotation"] = rotation
         results.append(result)
     return results
 
@@ -309,7 +317,10 @@ def run_arena(
     rules: RuleSet | None = None,
     oracle_phases: tuple[str, ...] = ORACLE_PHASES,
     deadline: bool = True,
+    records: TextIO | None = None,
 ) -> dict[str, Any]:
+    """Play the deals and summarize them (the JSON object `main` prints); with `records`, every
+    deal is also written to it as one JSON line (`--records`)."""
     players = players or len(bots)
     if len(bots) != players:
         raise ValueError(f"{players} players need {players} bots, got {len(bots)}")
@@ -328,7 +339,11 @@ def run_arena(
     else:
         for job in job_list:
             results.extend(_deck_job(job))
-    results.sort(key=lambda r: r["deck"])
+    results.sort(key=lambda r: (r["deck"], r.get("rotation", 0)))
+    if records is not None:
+        for result in results:
+            line = {key: result[key] for key in ("deck", "rotation", "bots", "scores", "record")}
+            records.write(json.dumps(line) + "\n")
     names = list(dict.fromkeys(bots))
     summary = summarize(results, names)
     return {
@@ -366,6 +381,9 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="the searching bots' safety deadline off (strength independent of the load)",
     )
+    parser.add_argument(
+        "--records", metavar="FILE", help="write every deal played as one JSON line to FILE"
+    )
     args = parser.parse_args(argv)
     bots = [name.strip() for name in args.bots.split(",") if name.strip()]
     for name in bots:
@@ -387,17 +405,26 @@ def main(argv: list[str] | None = None) -> int:
         rules = RuleSet.from_dict(json.loads(args.rules))
     except (ValueError, RuleOptionError) as error:
         parser.error(f"--rules: {error}")
-    report = run_arena(
-        bots,
-        deals=args.deals,
-        seed=args.seed,
-        players=players,
-        duplicate=args.duplicate,
-        jobs=args.jobs if args.jobs > 0 else (os.cpu_count() or 1),
-        rules=rules,
-        oracle_phases=oracle_phases,
-        deadline=not args.no_deadline,
-    )
+    try:
+        records = open(args.records, "w", encoding="utf-8") if args.records else None  # noqa: SIM115
+    except OSError as error:
+        parser.error(f"--records: {error}")
+    try:
+        report = run_arena(
+            bots,
+            deals=args.deals,
+            seed=args.seed,
+            players=players,
+            duplicate=args.duplicate,
+            jobs=args.jobs if args.jobs > 0 else (os.cpu_count() or 1),
+            rules=rules,
+            oracle_phases=oracle_phases,
+            deadline=not args.no_deadline,
+            records=records,
+        )
+    finally:
+        if records is not None:
+            records.close()
     print(json.dumps(report))
     return 0
 

@@ -5,6 +5,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+from rules.records import replay_deal
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -156,3 +160,58 @@ def test_a_variant_changes_a_searching_bots_budget_and_is_reported_by_its_name()
             cwd=ROOT,
         )
         assert result.returncode == 2 and message in result.stderr, wrong
+
+
+def test_records_hold_every_deal_played_and_replay_to_its_scores(tmp_path):
+    path = tmp_path / "deals.jsonl"
+    report = arena(
+        "--bots",
+        "heuristic,random,random",
+        "--deals",
+        "6",
+        "--seed",
+        "5",
+        "--duplicate",
+        "--jobs",
+        "2",
+        "--records",
+        str(path),
+    )
+    lines = [json.loads(line) for line in path.read_text().splitlines()]
+    assert len(lines) == report["deals"] == 6
+    # Two decks, each in its three rotations, in order; the same deck in each rotation.
+    assert [(line["deck"], line["rotation"]) for line in lines] == [
+        (deck, rotation) for deck in range(2) for rotation in range(3)
+    ]
+    for line in lines:
+        assert line["bots"].count("heuristic") == 1
+        assert line["record"]["deck"] == lines[3 * line["deck"]]["record"]["deck"]
+        state = replay_deal(line["record"])
+        assert state.done
+        assert list(state.scores) == line["scores"]
+    # The heuristic's mean score per deal is the mean of its seats' scores in the records.
+    mine = [line["scores"][line["bots"].index("heuristic")] for line in lines]
+    assert sum(mine) / len(mine) == pytest.approx(
+        report["bots"]["heuristic"]["mean_score"], abs=0.01
+    )
+
+
+def test_a_records_file_that_cannot_be_written_is_refused(tmp_path):
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "bots.arena",
+            "--bots",
+            "random,random,random",
+            "--deals",
+            "1",
+            "--records",
+            str(tmp_path / "missing" / "deals.jsonl"),
+        ],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
+    assert result.returncode == 2
+    assert "--records" in result.stderr
