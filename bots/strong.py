@@ -206,7 +206,7 @@ BUDGETS["hard"] = replace(
     BUDGETS["pimc"],
     # Its bidding by the share of samples its own declaring makes (`make_share`), each solved
     # only as far as the bid needs, so twice the samples of the auction model fit the time.
-    # The samples and the work limit of every phase 1.5 to 1.8 times those of the eighth
+    # The samples and the work limit of every phase 1.5 to 1.8 times those before the tenth
     # round (32, 8, 24, 24; 3 million moves), within the time goals (p95 0.8 s, never 1 s):
     # against two `normal` +25.3 per deal on the 600 duplicate deals of seed 1 (+22.2 before),
     # +19.0 on seed 2 (the same), against two `pimc` +20.8 (+18.6); docs/bots.md, tenth round.
