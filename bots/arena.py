@@ -51,6 +51,7 @@ from rules.records import deal_record
 
 from . import BOT_NAMES, make_bot
 from .base import Bot
+from .oracle import CHOICES as ORACLE_CHOICES
 from .oracle import PHASES as ORACLE_PHASES
 from .oracle import OracleBot
 from .strong import Budget, StrongBot
@@ -374,7 +375,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--oracle-phase",
         default=",".join(ORACLE_PHASES),
-        help="the phases the oracle decides (comma-separated); hard decides the others",
+        help="the phases the oracle decides (comma-separated); hard decides the others "
+        "(with `talon`, hard bids seeing the face-down talon)",
     )
     parser.add_argument(
         "--no-deadline",
@@ -393,9 +395,9 @@ def main(argv: list[str] | None = None) -> int:
             except ValueError as error:
                 parser.error(str(error))
     oracle_phases = tuple(p.strip() for p in args.oracle_phase.split(",") if p.strip())
-    wrong = [phase for phase in oracle_phases if phase not in ORACLE_PHASES]
+    wrong = [phase for phase in oracle_phases if phase not in ORACLE_CHOICES]
     if wrong or not oracle_phases:
-        parser.error(f"--oracle-phase: one or more of {', '.join(ORACLE_PHASES)}")
+        parser.error(f"--oracle-phase: one or more of {', '.join(ORACLE_CHOICES)}")
     players = args.players or len(bots)
     if len(bots) != players:
         parser.error(f"{players} players need {players} bots, got {len(bots)}")

@@ -13,7 +13,9 @@ instead of an observation. Every phase by the exact solver (`bots.solver`) on th
 
 `phases` limits the oracle to some phases and lets a fallback bot (by default `hard`, which
 sees only its observation) decide the others, so the arena measures the headroom by phase
-(`--oracle-phase`).
+(`--oracle-phase`). One more choice, `talon`, measures what the face-down talon alone is worth
+in the auction: the fallback bids as it does, but with the true talon in every deal it samples
+(the others' hands still unseen); with `bidding` it has no effect (the oracle bids itself).
 """
 
 from __future__ import annotations
@@ -27,8 +29,11 @@ from rules.deal import PLAY
 
 from .base import Bot
 from .solver import Position, best_move, engine_code, solve
+from .strong import StrongBot
 
 PHASES = ("bidding", "giving", "contract", "play")
+TALON = "talon"
+CHOICES = (*PHASES, TALON)
 
 
 class OracleBot(Bot):
@@ -40,9 +45,9 @@ class OracleBot(Bot):
         from . import make_bot
 
         super().__init__(seed=seed)
-        unknown = set(phases) - set(PHASES)
+        unknown = set(phases) - set(CHOICES)
         if unknown:
-            raise ValueError(f"unknown phase {sorted(unknown)[0]!r}; known: {', '.join(PHASES)}")
+            raise ValueError(f"unknown phase {sorted(unknown)[0]!r}; known: {', '.join(CHOICES)}")
         self.phases = tuple(phases)
         self.fallback = make_bot(fallback, seed=seed)
         # (deck, declarer) -> (points he takes as the declarer, his best gifts as codes).
@@ -57,8 +62,13 @@ class OracleBot(Bot):
         phase = state.phase_name
         self.last_cut = False
         if phase not in self.phases:
-            action = self.fallback.choose(state.observation(seat))
-            self.last_cut = self.fallback.last_cut
+            fallback = self.fallback
+            if phase == "bidding" and TALON in self.phases and isinstance(fallback, StrongBot):
+                code = fallback.choose_code(state.observation(seat), talon=state.talon)
+                action = decode(code, seat)
+            else:
+                action = fallback.choose(state.observation(seat))
+            self.last_cut = fallback.last_cut
             return action
         if phase == "play":
             code = self._play(state)
@@ -149,4 +159,4 @@ def _points_made(state: DealState, points: int) -> int:
     return rules.round_points(points) if rules.round_declarer_points else points
 
 
-__all__ = ["PHASES", "OracleBot"]
+__all__ = ["CHOICES", "PHASES", "TALON", "OracleBot"]

@@ -85,7 +85,12 @@ class Sampler:
     """Draws `DealState`s consistent with one seat's `Knowledge`."""
 
     def __init__(
-        self, knowledge: Knowledge, *, check: bool = True, judge: Judge | None = None
+        self,
+        knowledge: Knowledge,
+        *,
+        check: bool = True,
+        judge: Judge | None = None,
+        talon: int = 0,
     ) -> None:
         self.k = knowledge
         self.check = check
@@ -102,7 +107,10 @@ class Sampler:
                 known |= 1 << card
             # A defender does not know where unplayed talon cards are: with the declarer, or
             # given to the other defender. They stay in the pool with a rule of their own.
-        self.pool = FULL_DECK & ~known
+        # The face-down talon's cards (a mask), given only to measure what knowing them is worth
+        # in the auction (the oracle's `talon` phase); a seat's bot never has them.
+        self.talon = talon if k.declarer < 0 else 0
+        self.pool = FULL_DECK & ~known & ~self.talon
         self.tries = 0
 
     # ----------------------------------------------------------------- public
@@ -157,7 +165,7 @@ class Sampler:
             for card in cards[index : index + missing]:
                 hands[seat] |= 1 << card
             index += missing
-        talon = cards[index:]
+        talon = list(mask_cards(self.talon)) if self.talon else cards[index:]
         if len(talon) != 3:
             return None
         hands[k.seat] = k.held

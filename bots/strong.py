@@ -268,7 +268,9 @@ class StrongBot(Bot):
         require_turn(observation)
         return decode(self.choose_code(observation), observation.seat)
 
-    def choose_code(self, observation: Observation) -> int:
+    def choose_code(self, observation: Observation, *, talon: int = 0) -> int:
+        """The action's code. `talon` (the face-down talon's cards) is for the oracle's
+        measurement of what knowing them is worth in the auction; a seat never passes it."""
         legal = tuple(a.code for a in observation.legal)
         self.last_cut = False
         if len(legal) == 1:
@@ -280,7 +282,7 @@ class StrongBot(Bot):
             if budget.infer
             else None
         )
-        sampler = Sampler(knowledge, judge=judge)
+        sampler = Sampler(knowledge, judge=judge, talon=talon)
         rng = decision_rng(self.seed, observation, self.level)
         search = _Search(knowledge, sampler, rng, budget, legal)
         phase = observation.phase

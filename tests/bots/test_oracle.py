@@ -8,11 +8,12 @@ import random
 
 import pytest
 
-from bots import BOT_NAMES, HeuristicBot, make_bot
+from bots import BOT_NAMES, HeuristicBot, StrongBot, make_bot
 from bots.arena import main, run_arena
 from bots.oracle import OracleBot
 from bots.solver import Position, solve
 from rules import DealState, RuleSet
+from rules.actions import decode
 from rules.simulate import random_play_position
 
 
@@ -59,6 +60,22 @@ def test_an_oracle_of_some_phases_leaves_the_others_to_its_fallback():
     assert report["oracle_phases"] == ["play"]
 
 
+def test_the_talon_choice_lets_its_fallback_bid_with_the_true_talon_in_its_samples():
+    state = DealState.deal(list(range(24)))
+    seat = state.to_act
+    oracle = OracleBot(seed=4, phases=("talon",), fallback="normal")
+    knowing = StrongBot(seed=4, level="normal").choose_code(
+        state.observation(seat), talon=state.talon
+    )
+    assert oracle.choose_in(state) == decode(knowing, seat)
+    # Past the auction the talon is no secret: the fallback decides as it always does.
+    while state.phase_name == "bidding":
+        state.apply(HeuristicBot(seed=1).choose(state.observation(state.to_act)))
+    observation = state.observation(state.to_act)
+    oracle.fallback = make_bot("heuristic", seed=4)
+    assert oracle.choose_in(state) == HeuristicBot(seed=4).choose(observation)
+
+
 def test_the_oracle_is_never_a_seat():
     assert "oracle" not in BOT_NAMES
     with pytest.raises(ValueError):
@@ -72,7 +89,7 @@ def test_the_oracle_is_never_a_seat():
 
 def test_the_arena_refuses_an_unknown_oracle_phase(capsys):
     with pytest.raises(SystemExit) as exit_:
-        main(["--bots", "oracle,heuristic,heuristic", "--deals", "3", "--oracle-phase", "talon"])
+        main(["--bots", "oracle,heuristic,heuristic", "--deals", "3", "--oracle-phase", "deal"])
     assert exit_.value.code == 2
     assert "--oracle-phase" in capsys.readouterr().err
 

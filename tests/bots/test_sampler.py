@@ -43,6 +43,22 @@ def test_samples_agree_with_every_active_seats_observation(seed):
             assert replay_deal(deal_record(sample)).codes() == sample.codes()
 
 
+def test_a_talon_given_to_the_sampler_is_the_talon_of_every_sample_while_it_is_face_down():
+    # Only the oracle's measurement of the talon's worth in the auction gives it.
+    rng = random.Random(2)
+    for seed in range(10):
+        state = DealState.deal(random.Random(seed).sample(range(24), 24))
+        seat = state.to_act
+        observation = state.observation(seat)
+        sampler = Sampler(Knowledge.from_observation(observation), talon=state.talon)
+        for _ in range(5):
+            sample = sampler.sample(rng)
+            assert sample.talon == state.talon
+            assert sample.observation(seat) == observation
+        others = {sampler.sample(rng).hands[state.active[1]] for _ in range(20)}
+        assert len(others) > 1  # the others' hands are still unseen
+
+
 def test_samples_vary_the_hidden_cards():
     rng = random.Random(1)
     state = random_state(random.Random(5))
