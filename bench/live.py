@@ -2,7 +2,9 @@
 
 Goals: with the heuristic bot (`easy`, the live table issue) p95 under 300 ms on this machine;
 with the searching bots (issue 16) their decision's goals, counted here from the human's play to
-the reply on his page: `normal` p95 under 250 ms, `hard` under 800 ms, neither ever 1 s.
+the reply on his page: `normal` p95 under 250 ms, `hard` under 800 ms, neither ever 1 s. It also
+counts the bots' decisions their safety deadline cut short (`bot_decisions_cut`, from the logs of
+the processes that played them): a reply in time from a search cut short is a weaker bot.
 
 Starts Daphne (the ASGI server of production) in a subprocess on a free port against a throwaway
 database (a temporary SQLite file, or a fresh database on DATABASE_URL's PostgreSQL server), or
@@ -22,6 +24,7 @@ line.
 import argparse
 import asyncio
 import json
+import logging
 import os
 import random
 import statistics
@@ -190,6 +193,19 @@ async def play_game(
     return moves
 
 
+class CutCounter(logging.Handler):
+    """Counts the records of one message (a log format string) in this process."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(logging.WARNING)
+        self.message = message
+        self.count = 0
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if record.msg == self.message:
+            self.count += 1
+
+
 class Budget:
     def __init__(self, plays: int, seconds: float) -> None:
         self.plays = plays
@@ -253,6 +269,9 @@ def main() -> None:
     env = server_environment(database.url)
     server = stack = None
     samples: list[float] = []
+    # What the processes that play the bots logged (the embedded server's, the stack's workers').
+    server_log = tempfile.TemporaryFile("w+")  # noqa: SIM115 (read and closed below)
+    logged = ""
     try:
         subprocess.run(
             [sys.executable, "manage.py", "migrate", "--noinput", "-v0"],
@@ -280,13 +299,19 @@ def main() -> None:
                 cwd=ROOT,
                 env=env,
                 stdout=subprocess.DEVNULL,
-                stderr=subprocess.PIPE,
+                stderr=server_log,
             )
             wait_for_server(base_url, server)
         import django
 
         django.setup()
         from django.contrib.auth import get_user_model
+
+        from gameplay.services import BOT_DECISION_CUT
+
+        # The bots' first moves of a new game may be played in this process (embedded mode).
+        here = CutCounter(BOT_DECISION_CUT)
+        logging.getLogger("gameplay.services").addHandler(here)
 
         players = []
         for number in range(args.tables):
@@ -297,6 +322,8 @@ def main() -> None:
         ws_base = "ws" + base_url.removeprefix("http")
         budget = Budget(args.plays, args.timeout)
         counts = asyncio.run(play_tables(ws_base, base_url, players, args, budget, samples))
+        if stack is not None:
+            logged = "".join(worker.log() for worker in stack.workers)
     finally:
         if server is not None:
             server.terminate()
@@ -307,6 +334,9 @@ def main() -> None:
         if stack is not None:
             stack.stop()
         database.drop()
+    server_log.seek(0)
+    logged += server_log.read()
+    server_log.close()
 
     if not samples:
         raise SystemExit("no card play was timed")
@@ -323,6 +353,8 @@ def main() -> None:
         "p50_ms": round(statistics.median(samples), 1),
         "p95_ms": round(percentile(samples, 0.95), 1),
         "max_ms": round(max(samples), 1),
+        # The message's fixed end (its start names the level and the game).
+        "bot_decisions_cut": here.count + logged.count(BOT_DECISION_CUT.split("%s")[-1]),
         "goals": goals,
     }
     report["goals_met"] = all(report[name] < limit for name, limit in goals.items())

@@ -55,6 +55,10 @@ logger = logging.getLogger(__name__)
 PRACTICE_BOT_LEVEL = "easy"
 PRACTICE_PLAYERS = (3, 4)
 BOT_LEVEL_NAMES = set(BotLevel.values)
+# Logged (WARNING) for each bot decision its safety deadline cut short: the search answered with
+# what it had, so the bot played below its level; many of them say the workers are too few for
+# the tables (docs/deployment.md). bench/live.py counts them.
+BOT_DECISION_CUT = "The %s bot of game %s answered at its safety deadline (the workers are busy)"
 # The limits on practice games; settings.PRACTICE_LIMITS may change any of them. Bots cost the
 # server CPU, so nobody may start games without end, least of all anonymously.
 DEFAULT_PRACTICE_LIMITS = {
@@ -493,6 +497,8 @@ def _bot_choose(game_id: int, seat: LiveSeat, deal: DealState) -> Action:
         action = dataclasses.replace(
             bot.choose(deal.observation(seat.position)), seat=seat.position
         )
+        if bot.last_cut:
+            logger.warning(BOT_DECISION_CUT, seat.bot_level, game_id)
     except Exception:
         logger.exception(
             "The %s bot of game %s failed; it plays a legal action", seat.bot_level, game_id

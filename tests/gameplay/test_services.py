@@ -1,11 +1,15 @@
 """The game service: sequence numbers, turns and rules, idempotent bot turns and the watchdog."""
 
 import datetime
+import logging
+from dataclasses import replace
 
 import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.utils import timezone
 
+from bots import StrongBot
+from bots.strong import BUDGETS
 from core.exceptions import Conflict
 from gameplay import selectors, services
 from gameplay.models import LiveAction, LiveGame
@@ -149,6 +153,8 @@ def test_a_bot_sees_only_its_own_observation(game, user, monkeypatch):
     real_make_bot = services.make_bot
 
     class Spy:
+        last_cut = False
+
         def __init__(self, bot):
             self.bot = bot
 
@@ -169,6 +175,28 @@ def test_a_bot_sees_only_its_own_observation(game, user, monkeypatch):
     assert type(observation).__name__ == "Observation"
     assert observation.seat == 1
     assert set(observation.hand) == set(deal.hand(1))
+
+
+@pytest.mark.parametrize(("deadline", "cut"), [(1e-9, True), (600.0, False)])
+def test_a_bot_decision_cut_by_its_safety_deadline_is_logged(
+    game, user, monkeypatch, caplog, deadline, cut
+):
+    # A real searching bot whose deadline comes before its second sample, or never.
+    def make_bot(level, seed):
+        return StrongBot(
+            seed=seed, level="hard", budget=replace(BUDGETS["hard"], deadline=deadline)
+        )
+
+    monkeypatch.setattr(services, "make_bot", make_bot)
+    action, sequence = my_move(game, user)
+    services.live_game_act(actor=user, game=game, action=action, expected_sequence=sequence)
+
+    with caplog.at_level(logging.WARNING, logger="gameplay.services"):
+        assert services.bot_play_turn(game_id=game.pk, expected_sequence=1) is True
+    warnings = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
+    level = fresh(game).seats.get(position=1).bot_level
+    expected = [services.BOT_DECISION_CUT % (level, game.pk)] if cut else []
+    assert warnings == expected
 
 
 def test_a_failing_bot_still_makes_a_legal_move(game, user, monkeypatch):
