@@ -334,9 +334,9 @@ def main() -> None:
         if stack is not None:
             stack.stop()
         database.drop()
-    server_log.seek(0)
-    logged += server_log.read()
-    server_log.close()
+        server_log.seek(0)
+        logged += server_log.read()
+        server_log.close()
 
     if not samples:
         raise SystemExit("no card play was timed")
