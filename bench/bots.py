@@ -26,6 +26,7 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -83,7 +84,7 @@ def main() -> None:
         "deadline": not args.no_deadline,
         "matches": {},
     }
-    timings = {}
+    timings: dict[str, dict[str, Any]] = {}
     goals_met = True
     for name in args.only.split(","):
         bots, first, second, goal, deals, phases = MATCHES[name]

@@ -18,6 +18,7 @@ import random
 import statistics
 import sys
 import time
+from collections.abc import Hashable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -73,14 +74,14 @@ def club_history(players: int, tournaments: int, seed: int) -> list[RatedTable]:
 
 def season_finishes(history: list[RatedTable]) -> list[TournamentFinish]:
     """Each tournament's final ranks, by the sum of the places (enough for the season's work)."""
-    totals: dict[tuple[int, int], float] = {}
+    totals: dict[tuple[Hashable, Hashable], float] = {}
     for table in history:
         for player, place in zip(table.players, table.placements, strict=True):
             if player is not None:
                 key = (table.event, player)
                 totals[key] = totals.get(key, 0) + (len(table.players) - place)
     finishes = []
-    by_event: dict[int, list[tuple[int, float]]] = {}
+    by_event: dict[Hashable, list[tuple[Hashable, float]]] = {}
     for (event, player), points in totals.items():
         by_event.setdefault(event, []).append((player, points))
     for event, rows in by_event.items():

@@ -20,11 +20,19 @@ import json
 import statistics
 import sys
 import time
+from collections.abc import Hashable
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from draws.seating import draw_round, meeting_counts, repeat_free_bound, table_plan  # noqa: E402
+from draws.seating import (  # noqa: E402
+    Draw,
+    draw_round,
+    meeting_counts,
+    repeat_free_bound,
+    table_plan,
+)
 from draws.seating.constructions import BEST_KNOWN, KNOWN_MAXIMA, best_known  # noqa: E402
 from draws.seating.tournament import draw_tournament  # noqa: E402
 
@@ -40,7 +48,7 @@ CLUB_SECONDS = 2.0
 ROUND_SECONDS = 2.0
 
 
-def club_size(players: int, table_size: int, runs: int) -> dict:
+def club_size(players: int, table_size: int, runs: int) -> dict[str, Any]:
     """One count of the club-size table: a schedule of the best known length, or of what the draw
     knows when that is more (then its repeat-free rounds show it); the worst run."""
     best = BEST_KNOWN[(players, table_size)]
@@ -60,7 +68,7 @@ def club_size(players: int, table_size: int, runs: int) -> dict:
     }
 
 
-def print_club_sizes(rows: list[dict]) -> None:
+def print_club_sizes(rows: list[dict[str, Any]]) -> None:
     """The table for a reader, on stderr (stdout keeps its one JSON line)."""
     head = f"{'players':>7} {'size':>4} {'bound':>5} {'best':>4} {'result':>6}"
     print(head + f" {'gap':>3} {'seconds':>7}  tables", file=sys.stderr)
@@ -82,7 +90,7 @@ def print_club_sizes(rows: list[dict]) -> None:
     print(f"total gap: {sum(row['gap'] for row in rows)}", file=sys.stderr)
 
 
-def large_field(players: int, table_size: int, runs: int) -> dict:
+def large_field(players: int, table_size: int, runs: int) -> dict[str, Any]:
     """A large field asked for every round the counting bound allows: how many of them came out
     repeat-free (the worst run), the repeats after them and the time (the median)."""
     plan = table_plan(players, table_size=table_size, fill="mixed")
@@ -108,7 +116,7 @@ def large_field(players: int, table_size: int, runs: int) -> dict:
     }
 
 
-def print_large_fields(rows: list[dict]) -> None:
+def print_large_fields(rows: list[dict[str, Any]]) -> None:
     print(
         f"{'players':>7} {'size':>4} {'bound':>5} {'rounds':>6} {'result':>6} {'short':>5}"
         f" {'most':>4} {'repeated':>8} {'seconds':>7}",
@@ -123,7 +131,7 @@ def print_large_fields(rows: list[dict]) -> None:
         )
 
 
-def schedule_instance(players: int, table_size: int, rounds: int, runs: int) -> dict:
+def schedule_instance(players: int, table_size: int, rounds: int, runs: int) -> dict[str, Any]:
     results = [
         draw_tournament(
             players, table_size=table_size, fill="mixed", rounds=rounds, mode="schedule", seed=run
@@ -141,9 +149,9 @@ def schedule_instance(players: int, table_size: int, rounds: int, runs: int) -> 
     }
 
 
-def round_seconds(mode: str, runs: int, players: int = 200, history: int = 5) -> dict:
-    ids = list(range(players))
-    earlier = []
+def round_seconds(mode: str, runs: int, players: int = 200, history: int = 5) -> dict[str, Any]:
+    ids: list[Hashable] = list(range(players))
+    earlier: list[Draw] = []
     for number in range(history):
         # The history comes from the same mode and standings, the hard case for standings: the
         # neighbours in the standings have all met already.
@@ -159,7 +167,7 @@ def round_seconds(mode: str, runs: int, players: int = 200, history: int = 5) ->
             )
         )
     meetings = meeting_counts(earlier)
-    seat_counts = {player: [0, 0, 0, 0] for player in ids}
+    seat_counts: dict[Hashable, list[int]] = {player: [0, 0, 0, 0] for player in ids}
     for draw in earlier:
         for table in draw.tables:
             for seat, player in enumerate(table):
@@ -193,9 +201,9 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3)
     args = parser.parse_args()
 
+    known = sorted(KNOWN_MAXIMA.items(), key=lambda item: item[0][::-1])
     instances = [
-        schedule_instance(players, size, best, args.runs)
-        for (players, size), best in sorted(KNOWN_MAXIMA.items(), key=lambda item: item[0][::-1])
+        schedule_instance(players, size, best, args.runs) for (players, size), best in known
     ]
     twelve = schedule_instance(12, 4, 4, args.runs)
     # Not in the table of known maxima: these take the tabu search, the slow path.
@@ -214,8 +222,8 @@ def main() -> None:
 
     goals = {
         "known_maxima_reached": all(
-            item["repeat_free_rounds"] >= KNOWN_MAXIMA[tuple(map(int, item["instance"].split("/")))]
-            for item in instances
+            item["repeat_free_rounds"] >= KNOWN_MAXIMA[(players, size)]
+            for item, ((players, size), _) in zip(instances, known, strict=True)
         ),
         "schedules_within_10s": all(
             item["seconds"] <= SCHEDULE_SECONDS for item in [*instances, twelve, *searched]

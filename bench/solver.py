@@ -15,7 +15,9 @@ import random
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -25,14 +27,19 @@ from rules.options import RuleSet  # noqa: E402
 from rules.simulate import random_play_position  # noqa: E402
 
 
-def timed(function, *arguments) -> tuple[float, object]:
+def timed(function: Callable[..., int], *arguments: object) -> tuple[float, int]:
     started = time.perf_counter()
     result = function(*arguments)
     return time.perf_counter() - started, result
 
 
-def depth(tricks: int, positions: int, python_positions: int) -> dict:
-    compiled, python, ratios, thresholds = [], [], [], []
+def depth(tricks: int, positions: int, python_positions: int) -> dict[str, Any]:
+    compiled: list[float] = []
+    python: list[float] = []
+    ratios: list[float] = []
+    thresholds: list[float] = []
+    # The compiled core when it was built (solver._core() falls back to the reference).
+    core = solver._core() if solver.COMPILED else None
     for seed in range(positions):
         state = random_play_position(random.Random(seed), tricks_left=tricks, rules=RuleSet())
         # No card of the trick played: a whole trick's decision.
@@ -41,16 +48,17 @@ def depth(tricks: int, positions: int, python_positions: int) -> dict:
         position, seats = Position.of(state)
         side = 1 << seats.index(state.declarer)
         arguments = solver._arguments(position, side)
-        if solver.COMPILED:
-            seconds, value = timed(solver._solver.solve, *arguments, 0, solver.MOST_POINTS + 1)
+        value = None
+        if core is not None:
+            seconds, value = timed(core.solve, *arguments, 0, solver.MOST_POINTS + 1)
             compiled.append(seconds)
             target = max(0, state.contract - state.won[state.declarer])
-            thresholds.append(timed(solver._solver.solve, *arguments, target - 1, target)[0])
+            thresholds.append(timed(core.solve, *arguments, target - 1, target)[0])
         if seed < python_positions:
             reference = solver._Reference.solve
             seconds, exact = timed(reference, *arguments, 0, solver.MOST_POINTS + 1)
             python.append(seconds)
-            if solver.COMPILED:
+            if value is not None:
                 assert exact == value, (seed, exact, value)
                 ratios.append(seconds / max(compiled[-1], 1e-9))
     return {

@@ -30,11 +30,15 @@ def table_sizes(players: int) -> list[int]:
     return [3] * threes + [4] * ((players - 3 * threes) // 4)
 
 
-def stored_results(players: int, rounds: int, seed: int) -> list[tuple]:
+# (round, table, seated, totals, placements, winner), as a selector reads them.
+StoredRow = tuple[int, int, list[int | None], list[int], list[int], int | None]
+
+
+def stored_results(players: int, rounds: int, seed: int) -> list[StoredRow]:
     """Plain tuples, as a selector would read them from the database."""
     rng = random.Random(seed)
     ids = list(range(1, players + 1))
-    rows = []
+    rows: list[StoredRow] = []
     for round_number in range(1, rounds + 1):
         rng.shuffle(ids)
         start = 0
@@ -52,15 +56,17 @@ def stored_results(players: int, rounds: int, seed: int) -> list[tuple]:
             placements = [1] * size
             for position, seat in enumerate(others):
                 earlier = others[position - 1] if position else None
-                tied = earlier is not None and totals[earlier] == totals[seat]
-                placements[seat] = placements[earlier] if tied else position + 2
+                if earlier is not None and totals[earlier] == totals[seat]:
+                    placements[seat] = placements[earlier]
+                else:
+                    placements[seat] = position + 2
             rows.append(
                 (round_number, table_number, seated, totals, placements, seated[winner_seat])
             )
     return rows
 
 
-def recompute(players: list[int], stored: list[tuple]) -> float:
+def recompute(players: list[int], stored: list[StoredRow]) -> float:
     started = time.perf_counter()
     results = [
         TableResult(
