@@ -486,7 +486,7 @@ def test_the_player_pages_count_seats_from_one(client, world):
     home = visible_text(ukrainian(client, reverse("player-home")))
     sheet = ukrainian(client, reverse("table-sheet", args=[table.pk])).content.decode()
 
-    assert "Місце за столом 1" in home and "Ви здаєте першим" in home
+    assert "Місце за столом 1" in home and "Перша роздача — ваша" in home
     assert "Місце 0" not in home
     # The options name the seats from 1; their values stay the records' indexes.
     assert re.search(r'<option value="0"[^>]*>1 · ', sheet)
