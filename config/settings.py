@@ -7,6 +7,7 @@ also provide a long random SECRET_KEY and ALLOWED_HOSTS, or the settings refuse 
 
 import importlib.util
 import os
+import secrets
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -41,8 +42,6 @@ def _env_list(name: str) -> list[str]:
 
 DEBUG = _env_bool("DEBUG", default=True)
 
-# Only a development machine may fall back to a key that is published in the repository.
-_DEVELOPMENT_SECRET_KEY = "django-insecure-development-only-key-for-the-embedded-mode"
 SECRET_KEY = os.environ.get("SECRET_KEY", "")
 ALLOWED_HOSTS = _env_list("ALLOWED_HOSTS")
 
@@ -60,8 +59,50 @@ def _secret_key_is_strong(key: str) -> bool:
     )
 
 
+# The embedded mode's key when SECRET_KEY is not set: random for each installation, made at the
+# first start and kept in the project folder (git and the Docker build leave it out). A key
+# published in the repository would let anyone on the club's network forge the personal links
+# and sessions of `make run ADDRESS=0.0.0.0:8000`, and so see a player's cards.
+EMBEDDED_SECRET_KEY_FILE = BASE_DIR / ".secret_key"
+
+
+def _kept_key(path: Path) -> str:
+    try:
+        return path.read_text(encoding="ascii").strip()
+    except (OSError, UnicodeDecodeError):  # missing, unreadable or damaged
+        return ""
+
+
+def _embedded_secret_key(path: Path) -> str:
+    kept = _kept_key(path)
+    if _secret_key_is_strong(kept):
+        return kept
+    key = secrets.token_urlsafe(50)
+    # Written whole under another name, then given its own: a process starting at the same time
+    # (the development server's reloader, the test processes) reads the whole key or none.
+    temporary = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+    try:
+        descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(descriptor, "w", encoding="ascii") as file:
+            file.write(key + "\n")
+        try:
+            os.link(temporary, path)
+        except FileExistsError:
+            kept = _kept_key(path)
+            if _secret_key_is_strong(kept):
+                return kept  # another process was first: its key counts
+            os.replace(temporary, path)  # a damaged or weak key is replaced
+    except OSError:
+        # A folder that cannot be written: a key of this process only (its sessions and links
+        # end when it stops), never a known one.
+        return key
+    finally:
+        temporary.unlink(missing_ok=True)
+    return key
+
+
 if DEBUG:
-    SECRET_KEY = SECRET_KEY or _DEVELOPMENT_SECRET_KEY
+    SECRET_KEY = SECRET_KEY or _embedded_secret_key(EMBEDDED_SECRET_KEY_FILE)
 else:
     if not _secret_key_is_strong(SECRET_KEY):
         raise ImproperlyConfigured(
@@ -228,6 +269,9 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "core.database_errors.DatabaseUnavailableMiddleware",
 ]
+
+# While DEBUG is on, the technical 500 page only for this computer, not the phones in the room.
+DEFAULT_EXCEPTION_REPORTER = "core.debug_pages.LocalExceptionReporter"
 
 ROOT_URLCONF = "config.urls"
 WSGI_APPLICATION = "config.wsgi.application"

@@ -94,6 +94,67 @@ def test_no_environment_gives_the_embedded_mode():
     assert loaded["broker_url"] == "memory://"
 
 
+def test_the_embedded_mode_signs_with_a_random_key_of_its_own_kept_across_restarts():
+    """Not a key published in the repository: with one, anyone on the club's network could forge
+    a player's personal link (venue mode) and see his cards."""
+    probe = "from django.conf import settings; print(settings.SECRET_KEY)"
+    first = run_python("-c", probe)
+    second = run_python("-c", probe)
+
+    assert first.returncode == 0, first.stderr
+    key = first.stdout.strip()
+    assert key == second.stdout.strip()  # sessions and printed links outlive a restart
+    assert len(key) >= 50 and not key.startswith("django-insecure-")
+    assert key == (PROJECT_DIR / ".secret_key").read_text(encoding="ascii").strip()
+    assert (PROJECT_DIR / ".secret_key").stat().st_mode & 0o077 == 0  # the owner's only
+
+
+def test_each_installation_makes_its_own_key_and_replaces_a_damaged_one(tmp_path):
+    from config.settings import _embedded_secret_key
+
+    one, other = tmp_path / "one", tmp_path / "other"
+    key = _embedded_secret_key(one)
+
+    assert key != _embedded_secret_key(other)
+    assert _embedded_secret_key(one) == key
+    one.write_bytes(b"\xff\xfe damaged")
+    replaced = _embedded_secret_key(one)
+    assert replaced != key and len(replaced) >= 50
+    assert one.read_text(encoding="ascii").strip() == replaced
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["one", "other"]  # no leftovers
+
+
+def test_processes_starting_at_once_agree_on_the_key(tmp_path):
+    path = tmp_path / "key"
+    probe = (
+        "import sys; from config.settings import _embedded_secret_key; "
+        "from pathlib import Path; print(_embedded_secret_key(Path(sys.argv[1])))"
+    )
+    env = {key: value for key, value in os.environ.items() if key not in CONTROLLED_VARIABLES}
+    starts = [
+        subprocess.Popen(
+            [sys.executable, "-c", probe, str(path)],
+            cwd=PROJECT_DIR,
+            env=env,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        for _ in range(6)
+    ]
+    keys = {start.communicate(timeout=60)[0].strip() for start in starts}
+
+    assert keys == {path.read_text(encoding="ascii").strip()}
+
+
+def test_a_folder_that_cannot_be_written_gets_a_key_of_the_process_only(tmp_path):
+    from config.settings import _embedded_secret_key
+
+    missing = tmp_path / "no-such-folder" / "key"
+
+    key = _embedded_secret_key(missing)
+    assert len(key) >= 50 and key != _embedded_secret_key(missing)
+
+
 def test_postgres_database_url_selects_postgresql():
     loaded = loaded_settings(DATABASE_URL="postgres://club:secret@db.example:5433/thousand_one")
 
