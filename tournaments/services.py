@@ -930,10 +930,16 @@ def player_login_by_director(*, actor: User, registration: Registration) -> User
 @transaction.atomic
 def personal_link_renew(*, actor: User, registration: Registration) -> Registration:
     """A new personal link and entry code for the registration's player; the link and code
-    handed out before stop signing in (a card was lost, or picked up by someone else)."""
+    handed out before stop signing in (a card was lost, or picked up by someone else).
+
+    The phones already signed in as the player are signed out too, as whoever picked the card
+    up may hold one: Django ties a session to its user's password hash, and a login without a
+    password gets a new unusable one. A player with a password of his own is not signed out
+    (his password is his); the director is told to have it changed.
+    """
     registration = (
         Registration.objects.select_for_update(of=("self",))
-        .select_related("tournament")
+        .select_related("tournament", "player__user")
         .get(pk=registration.pk)
     )
     require_director(actor, registration.tournament.club_id)
@@ -941,6 +947,10 @@ def personal_link_renew(*, actor: User, registration: Registration) -> Registrat
     registration.entry_code = unused_entry_code()
     registration.save(update_fields=["personal_link_version", "entry_code"])
     registration.refresh_from_db(fields=["personal_link_version"])
+    user = registration.player.user
+    if user is not None and not user.has_usable_password():
+        user.set_unusable_password()
+        user.save(update_fields=["password"])
     return registration
 
 

@@ -17,7 +17,7 @@ from scoring.models import ResultVersion, TableResult
 from scoring.selectors import table_role
 from tests.factories import ClubFactory, PlayerFactory, UserFactory, game_sheet
 from tournaments import services
-from tournaments.models import Player, Tournament
+from tournaments.models import Player, Registration, Tournament
 from tournaments.selectors import player_personal_link, registration_from_personal_link
 
 pytestmark = pytest.mark.django_db
@@ -173,6 +173,52 @@ def test_a_new_link_revokes_the_old_one(client, tournament, director):
     assert client.get(old).status_code == 400
     assert client.post(old).status_code == 400 and "_auth_user_id" not in client.session
     assert sign_in_by_link(client, player_personal_link(renewed)).status_code == 302
+
+
+def test_a_new_link_signs_out_the_phones_the_old_card_signed_in(tournament, director):
+    """The card was picked up by someone else: his phone, signed in by it, is out too."""
+    player = PlayerFactory(club=tournament.club, name="Newcomer Nina")
+    registration = services.registration_create(
+        actor=director, tournament=tournament, player=player
+    )
+    finder, owner = Client(), Client()
+    assert sign_in_by_link(finder, player_personal_link(registration)).status_code == 302
+    registration.refresh_from_db()
+    code = registration.entry_code
+    assert owner.post(reverse("player-enter"), {"code": code}).status_code == 302
+    assert "Newcomer Nina" in finder.get(reverse("player-home")).content.decode()
+    desk = Client()
+    desk.force_login(director)
+
+    answer = desk.post(reverse("director-registration-new-link", args=[registration.pk]))
+
+    assert answer.status_code == 302
+    for phone in (finder, owner):
+        phone.get(reverse("player-home"))
+        assert "_auth_user_id" not in phone.session
+    renewed = Registration.objects.get(pk=registration.pk)
+    assert sign_in_by_link(owner, player_personal_link(renewed)).status_code == 302
+    assert "Newcomer Nina" in owner.get(reverse("player-home")).content.decode()
+
+
+def test_a_new_link_tells_the_director_a_player_with_a_password_stays_signed_in(
+    tournament, director
+):
+    registration = tournament.registrations.get(start_number=1)  # his login has a password
+    phone = Client()
+    assert sign_in_by_link(phone, player_personal_link(registration)).status_code == 302
+    desk = Client()
+    desk.force_login(director)
+
+    answer = desk.post(
+        reverse("director-registration-new-link", args=[registration.pk]), follow=True
+    )
+
+    page = answer.content.decode()
+    assert "has a new personal link" in page
+    assert "stay signed in until the password is changed" in page
+    phone.get(reverse("player-home"))
+    assert "_auth_user_id" in phone.session  # his password is his: the app does not change it
 
 
 def test_a_link_stops_signing_in_after_withdrawal_and_after_the_tournament(

@@ -428,6 +428,16 @@ def registration_new_link(request: HttpRequest, pk: int) -> HttpResponse:
         _("%(name)s has a new personal link; the old card no longer signs in. Print this one.")
         % {"name": registration.player.name},
     )
+    user = registration.player.user
+    if user is not None and user.has_usable_password():
+        messages.warning(
+            request,
+            _(
+                "%(name)s has a password of his own: the phones signed in as this player stay "
+                "signed in until the password is changed."
+            )
+            % {"name": registration.player.name},
+        )
     cards = reverse("director-player-cards", args=[registration.tournament_id])
     return redirect(f"{cards}?registration={registration.pk}")
 
