@@ -17,6 +17,12 @@ Decisions:
   password, as the app itself makes for players who sign in with their personal link. So a club
   that restores its tournament on a new site finds its players (and the names of who entered and
   confirmed each sheet) again, and nobody gets a password from a file.
+- A live game's seat, a seat change and a sheet's "entered by" and "confirmed by" keep a login
+  only if it is of the importing club (one of the club's players or directors, the importing
+  director) or a placeholder nobody signs in with (made by an import: no password, no player,
+  no club); anyone else's login is left out (the seat keeps its name), so a file cannot seat
+  another club's player or director, or anybody's own account, at this club's games, nor say
+  that he entered or confirmed its results. A copy in another club keeps the names only.
 - A player whose login already belongs to a player of the importing club is that player (the
   club restores a tournament it lost): he is not created twice and keeps his current name; so is
   a player without a login whose name only one player of the club has, as when registering by
@@ -46,9 +52,11 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.contrib.auth.hashers import UNUSABLE_PASSWORD_PREFIX
 from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import models, transaction
+from django.db.models import Exists, OuterRef
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
@@ -647,8 +655,10 @@ def tournament_import(*, actor: User, club: Club, data: Any) -> Tournament:
     tournament = plan.tournament
     tournament.name = _free_name(club, tournament.name, tournament.date)
     logins, made = _logins({username for *_row, username in plan.logins} | _player_logins(plan))
+    ours = _logins_of_club(club, actor, logins, made)
     for row, name, username in plan.logins:
-        setattr(row, name, logins[username])
+        # Another club's login is not named here: its seat keeps the name, not the login.
+        setattr(row, name, logins[username] if logins[username].pk in ours else None)
     players = _players_of_club(club, plan, logins, made)
     for registration, index in plan.registrations:
         registration.player = players[index]
@@ -700,6 +710,26 @@ def _logins(usernames: set[str]) -> tuple[dict[str, User], set[str]]:
     User.objects.bulk_create(missing)
     users.update((user.username, user) for user in missing)
     return users, {user.username for user in missing}
+
+
+def _logins_of_club(club: Club, actor: User, logins: dict[str, User], made: set[str]) -> set[int]:
+    """The ids of the logins that seats, seat changes and sheets of this club may name: those of
+    the club's players and directors, the importing director's, and the placeholders nobody
+    signs in with (made by this import or an earlier one: no password, no player, no club)."""
+    ids = {user.pk for user in logins.values()}
+    players = Player.objects.filter(user_id=OuterRef("pk"))
+    placeholders = (
+        User.objects.filter(pk__in=ids, is_staff=False, is_superuser=False, directed_clubs=None)
+        .exclude(Exists(players))
+        .filter(password__startswith=UNUSABLE_PASSWORD_PREFIX)
+    )
+    return (
+        set(Player.objects.filter(club=club, user__in=ids).values_list("user_id", flat=True))
+        | set(club.directors.filter(pk__in=ids).values_list("pk", flat=True))
+        | set(placeholders.values_list("pk", flat=True))
+        | {actor.pk}
+        | {logins[username].pk for username in made}
+    )
 
 
 def _players_of_club(

@@ -17,7 +17,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import CommandError, call_command
 from django.db import transaction
-from django.db.models import F
+from django.db.models import F, Q
 from django.test import Client, TestCase
 from django.urls import reverse
 
@@ -27,11 +27,11 @@ from archive.schema import ARCHIVE_FORMAT, MAX_REPORTED, archive_schema_text
 from draws import services as draw_services
 from gameplay import selectors as gameplay_selectors
 from gameplay import services as gameplay_services
-from gameplay.models import LiveGame
+from gameplay.models import LiveGame, LiveSeat
 from rules import DEFAULT_RULES, Game
 from rules.simulate import play_cautiously, shuffled_deck
 from scoring import services as scoring_services
-from scoring.models import StandingsSnapshot, TableResult
+from scoring.models import ResultVersion, StandingsSnapshot, TableResult
 from scoring.score_sheet import sheet_from_game
 from tests.factories import ClubFactory, PlayerFactory, UserFactory
 from tests.gameplay.conftest import play_as_human
@@ -388,6 +388,21 @@ def test_a_tournament_lost_by_its_club_comes_back_with_the_same_players(director
     assert {r.player for r in restored.registrations.all()} == players
 
 
+LOGIN_KEYS = {"username", "submitted_by", "reviewed_by", "from_username", "changed_by"}
+
+
+def names_only(document):
+    """The document with no logins: what a copy in another club keeps (players, live seats,
+    seat changes and sheets keep their names, not the original club's logins)."""
+    if isinstance(document, dict):
+        return {
+            key: None if key in LOGIN_KEYS else names_only(value) for key, value in document.items()
+        }
+    if isinstance(document, list):
+        return [names_only(item) for item in document]
+    return document
+
+
 def test_a_copy_in_another_club_keeps_the_logins_with_their_players(director, club):
     tournament = build_tournament()
     original = tournament_export(tournament=tournament)
@@ -397,12 +412,18 @@ def test_a_copy_in_another_club_keeps_the_logins_with_their_players(director, cl
 
     assert copied.club == club and copied.name == "Winter cup"
     assert dict(Player.objects.filter(club=tournament.club).values_list("name", "user")) == logins
-    # A login is one person's in one club: the copies in the other club have none.
+    # A login is one person's in one club: the copies in the other club have none, and its
+    # live seats and sheets do not name the original club's players and director.
     assert not Player.objects.filter(club=club).exclude(user=None).exists()
-    expected = copy.deepcopy(original)
-    for player in expected["players"]:
-        player["username"] = None
-    assert same(tournament_export(tournament=copied)) == same(expected)
+    games = [t["live_game"] for r in original["rounds"] for t in r["tables"] if t["live_game"]]
+    assert any(seat["username"] for game in games for seat in game["seats"])
+    assert same(tournament_export(tournament=copied)) == same(names_only(original))
+    assert (
+        not LiveSeat.objects.filter(game__table__round__tournament=copied)
+        .exclude(user=None)
+        .exists()
+    )
+    assert LiveSeat.objects.filter(game__table__round__tournament=copied).exists()
     # The original is untouched.
     assert same(tournament_export(tournament=tournament)) == same(original)
 
@@ -1042,3 +1063,40 @@ def test_an_import_never_links_a_login_of_the_site_that_belongs_to_no_player(
     client = Client()
     assert client.post(player_personal_link(tournament.registrations.get(start_number=1)))
     assert client.session.get("_auth_user_id") not in (None, str(victim.pk), str(visitor.pk))
+
+
+def test_an_import_never_seats_another_clubs_login_nor_names_it_on_a_sheet(archive, director, club):
+    """Else a director could seat another club's director at his live games from a file, or
+    record that a stranger entered and confirmed his results."""
+    document = document_of(archive)
+    elsewhere = UserFactory(username="other-director")
+    ClubFactory(directors=[elsewhere])
+    visitor = UserFactory(username="practising-visitor")  # a password of his own
+    tables = [table for round_ in document["rounds"] for table in round_["tables"]]
+    game = next(table["live_game"] for table in tables if table["live_game"])
+    seat = next(seat for seat in game["seats"] if seat["username"])
+    seat["username"] = elsewhere.username
+    version = next(table["result"] for table in tables if table["result"])["versions"][0]
+    version["submitted_by"] = visitor.username
+    version["reviewed_by"] = elsewhere.username
+
+    tournament = tournament_import(actor=director, club=club, data=document)
+
+    seats = LiveSeat.objects.filter(game__table__round__tournament=tournament)
+    assert not seats.filter(user__in=[elsewhere, visitor]).exists()
+    assert seats.get(user=None, name=seat["name"], position=seat["position"])
+    assert not ResultVersion.objects.filter(
+        Q(submitted_by__in=[elsewhere, visitor]) | Q(reviewed_by__in=[elsewhere, visitor])
+    ).exists()
+    # The logins the file's players have (made by the import) are kept.
+    assert (
+        seats.exclude(user=None).count()
+        == sum(
+            1
+            for table in tables
+            if table["live_game"]
+            for s in table["live_game"]["seats"]
+            if s["username"]
+        )
+        - 1
+    )
