@@ -46,7 +46,7 @@ from rules import Action, DealState, EngineError, Game, IllegalActionError
 from scoring.models import TableResult
 from scoring.score_sheet import sheet_from_game
 from scoring.services import result_record_live
-from tournaments.models import BotLevel, Round, Table
+from tournaments.models import BotLevel, Round, Table, Tournament
 from tournaments.selectors import is_director, player_of
 from tournaments.services import player_login_ensure
 
@@ -348,6 +348,10 @@ def live_game_act(
         raise PermissionDenied(_("You do not hold a seat at this game."))
     if game.status != LiveGame.Status.PLAYING:
         raise ValidationError(_("The game is over."), code="over")
+    if _paused(game):
+        raise ValidationError(
+            _("The tournament is finished, so its tables are no longer played."), code="finished"
+        )
     if not isinstance(expected_sequence, int) or isinstance(expected_sequence, bool):
         raise ValidationError(_("Say which action number you saw last."), code="sequence")
     if expected_sequence != game.sequence:
@@ -366,6 +370,15 @@ def live_game_act(
         raise ValidationError(error_text(error), code="illegal") from None
     _after_change(game, engine_game)
     return game
+
+
+# The games of a finished tournament's tables: nobody moves there, bots neither, until the
+# director reopens it (its games then go on where they stood).
+_PAUSED = Q(table__round__tournament__status=Tournament.Status.FINISHED)
+
+
+def _paused(game: LiveGame) -> bool:
+    return game.table_id is not None and LiveGame.objects.filter(_PAUSED, pk=game.pk).exists()
 
 
 def _parse_action(record: Any, position: int) -> Action:
@@ -471,6 +484,8 @@ def bot_play_turn(*, game_id: int, expected_sequence: int) -> bool:
     """
     game = LiveGame.objects.filter(pk=game_id).first()
     if game is None or game.status != LiveGame.Status.PLAYING or game.sequence != expected_sequence:
+        return False
+    if _paused(game):
         return False
     deal = live_game_state(game).current
     if deal is None:
@@ -579,6 +594,7 @@ def bot_turns_watchdog(*, older_than_seconds: float = 5) -> int:
         LiveGame.objects.filter(
             status=LiveGame.Status.PLAYING, to_act__isnull=False, turn_started_at__lt=cutoff
         )
+        .exclude(_PAUSED)
         .filter(Exists(bot_to_act))
         .values_list("pk", "sequence")
     )

@@ -427,6 +427,12 @@ class TableRole:
         return ""
 
     @property
+    def played_live(self) -> bool:
+        """The table is played at a live table in the app (a bot's seat, or the director
+        started one): its players are sent there."""
+        return self.bot_table or self.live_game
+
+    @property
     def may_submit(self) -> bool:
         """Players stop entering sheets when the tournament finishes or the table is played
         live; directors still correct (but no typed sheet replaces a bot table's game)."""
@@ -441,6 +447,11 @@ class TableRole:
     def may_confirm(self) -> bool:
         """A player may not confirm a correction of a result a director entered or confirmed."""
         return self.may_review and (self.director or not self.confirmed_by_director)
+
+
+def _has_live_game(table: Table) -> bool:
+    # The live game's reverse relation: scoring reads it without importing gameplay.
+    return Table.objects.filter(pk=table.pk, live_game__isnull=False).exists()
 
 
 def table_role(user: AnyUser | None, table: Table) -> TableRole:
@@ -460,8 +471,7 @@ def table_role(user: AnyUser | None, table: Table) -> TableRole:
         round_published=table.round.status != Round.Status.DRAFT,
         tournament_finished=tournament.status == Tournament.Status.FINISHED,
         bot_table=table.seats.filter(registration__isnull=True).exists(),
-        # The live game's reverse relation: scoring reads it without importing gameplay.
-        live_game=Table.objects.filter(pk=table.pk, live_game__isnull=False).exists(),
+        live_game=_has_live_game(table),
         confirmed_by_director=by_director,
     )
 
@@ -537,6 +547,8 @@ class PlayerTable:
     result: TableResult | None
     # A table-mate's sheet waits for this player's confirmation.
     awaits_me: bool
+    # The table is played at a live table in the app (TableRole.played_live).
+    played_live: bool = False
 
     @property
     def tournament(self) -> Tournament:
@@ -578,15 +590,18 @@ def player_tables(user: AnyUser | None) -> list[PlayerTable]:
                 .exclude(submitted_by=user)
                 .exists()
             )
+        seats = table_seats(table) if table is not None else []
         found.append(
             PlayerTable(
                 registration=registration,
                 round=round_,
                 table=table,
                 seat=seat,
-                seats=table_seats(table) if table is not None else [],
+                seats=seats,
                 result=result,
                 awaits_me=awaits_me,
+                played_live=table is not None
+                and (any(seat.registration_id is None for seat in seats) or _has_live_game(table)),
             )
         )
     return found

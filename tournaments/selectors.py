@@ -468,14 +468,27 @@ def tournament_finish_gaps(tournament: Tournament) -> list[str]:
     tables = (
         Table.objects.filter(round__tournament=tournament)
         .exclude(round__status=Round.Status.DRAFT)
-        .values_list("round__number", "number", "result__status", "result__confirmed")
+        .values_list(
+            "round__number",
+            "number",
+            "result__status",
+            "result__confirmed",
+            # Its live game (a reverse relation: no import of gameplay) and whether it ended.
+            "live_game",
+            "live_game__finished_at",
+        )
         .order_by("round__number", "number")
     )
-    for round_number, number, status, confirmed in tables:
+    for round_number, number, status, confirmed, game, game_ended in tables:
         values = {"table": number, "round": round_number}
         if confirmed is not None:
             continue
-        if status == "submitted":
+        if game is not None and game_ended is None:
+            text = _(
+                "Table %(table)d of round %(round)d is still being played in the app; its game "
+                "stops when the tournament is finished."
+            )
+        elif status == "submitted":
             text = _("Table %(table)d of round %(round)d waits for its result to be confirmed.")
         elif status == "disputed":
             text = _("The result of table %(table)d of round %(round)d is disputed.")

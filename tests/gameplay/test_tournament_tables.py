@@ -12,7 +12,9 @@ from gameplay.models import LiveGame, LiveSeatChange
 from scoring.models import ResultVersion, StandingsSnapshot, TableResult
 from tests.factories import UserFactory
 from tests.gameplay.conftest import human_choice, live_table_round
+from tournaments import services as tournament_services
 from tournaments.models import Round
+from tournaments.selectors import tournament_finish_gaps
 
 pytestmark = pytest.mark.django_db
 
@@ -116,6 +118,51 @@ def test_a_finished_live_table_has_a_confirmed_live_result_and_standings(table_r
         state.totals[seat.position]
         for seat in table.seats.exclude(registration=None).order_by("position")
     )
+
+
+def test_a_finished_tournament_stops_its_live_tables_until_it_is_reopened(
+    table_round, committed, monkeypatch
+):
+    director, round_ = table_round
+    tournament = round_.tournament
+    done = committed(
+        services.live_game_create_for_table, actor=director, table=round_.tables.get(number=1)
+    )
+    play_humans_to_the_end(done, committed)  # a confirmed result: the tournament may finish
+    game = fresh(
+        committed(
+            services.live_game_create_for_table, actor=director, table=round_.tables.get(number=2)
+        )
+    )
+    user = humans(game)[game.to_act]
+    assert any(
+        "Table 2 of round 1 is still being played in the app" in gap
+        for gap in tournament_finish_gaps(tournament)
+    )
+
+    tournament_services.tournament_finish(actor=director, tournament=tournament, note="Late.")
+
+    view = selectors.live_game_view(game, user=user)
+    with pytest.raises(ValidationError, match="tournament is finished"):
+        services.live_game_act(
+            actor=user,
+            game=game,
+            action=view["legal"][0],
+            expected_sequence=view["sequence"],
+        )
+    assert fresh(game).sequence == game.sequence
+    # Its bots do not play either, and the watchdog leaves the game alone.
+    bot = next(seat.position for seat in game.seats.all() if seat.is_bot)
+    LiveGame.objects.filter(pk=game.pk).update(to_act=bot, turn_started_at=game.created_at)
+    assert services.bot_play_turn(game_id=game.pk, expected_sequence=game.sequence) is False
+    sent = []
+    monkeypatch.setattr(services, "enqueue_bot_turn", lambda *args: sent.append(args))
+    assert services.bot_turns_watchdog(older_than_seconds=0) == 0 and sent == []
+
+    tournament_services.tournament_reopen(actor=director, tournament=tournament, note="Oops.")
+
+    assert services.bot_turns_watchdog(older_than_seconds=0) == 1
+    assert sent == [(game.pk, game.sequence)]
 
 
 def test_a_director_replaces_a_player_who_left_by_a_bot(table_round, committed):
@@ -242,6 +289,10 @@ def test_in_the_embedded_mode_bots_play_in_a_loop_not_a_recursion(monkeypatch):
         def choose(self, observation):
             depths.append(frame_depth())
             return self.bot.choose(observation)
+
+        @property
+        def last_cut(self):
+            return self.bot.last_cut
 
     monkeypatch.setattr(
         services, "make_bot", lambda level, seed: Measured(real_make_bot("easy", seed=seed))

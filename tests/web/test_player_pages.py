@@ -257,6 +257,28 @@ def test_a_personal_link_signs_in_the_players_own_login(client, table):
     assert "Table 1" in page and "Seat 3" in page  # position 2: people count seats from 1
 
 
+def test_a_player_whose_table_is_played_live_is_sent_to_the_live_table(
+    client, director, table
+):
+    """The director pressed "Play live": the player's pages lead to the game, not to a sheet
+    he may no longer submit."""
+    from gameplay import services as gameplay_services
+
+    seat = table.seats.get(position=1)
+    client.force_login(seat.registration.player.user)
+    play = reverse("table-play", args=[table.pk])
+    assert play not in client.get(reverse("player-home")).content.decode()
+
+    game = gameplay_services.live_game_create_for_table(actor=director, table=table)
+
+    home = client.get(reverse("player-home")).content.decode()
+    assert f'href="{play}"' in home and "Open the live table" in home
+    assert "Open the score sheet" not in home
+    sheet = client.get(reverse("table-sheet", args=[table.pk])).content.decode()
+    assert "its result comes from the game" in sheet and f'href="{play}"' in sheet
+    assert client.get(play)["Location"] == reverse("live-game", args=[game.pk])
+
+
 @pytest.mark.parametrize(
     "spoil",
     [
