@@ -257,9 +257,7 @@ def test_a_personal_link_signs_in_the_players_own_login(client, table):
     assert "Table 1" in page and "Seat 3" in page  # position 2: people count seats from 1
 
 
-def test_a_player_whose_table_is_played_live_is_sent_to_the_live_table(
-    client, director, table
-):
+def test_a_player_whose_table_is_played_live_is_sent_to_the_live_table(client, director, table):
     """The director pressed "Play live": the player's pages lead to the game, not to a sheet
     he may no longer submit."""
     from gameplay import services as gameplay_services
