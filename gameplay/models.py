@@ -175,7 +175,8 @@ class LiveSeat(models.Model):
         """
         if self.is_bot:
             if self.name:
-                return str(_("Bot for %(name)s") % {"name": self.name})
+                # His name first: on a phone the seat shows its beginning, which tells two apart.
+                return str(_("%(name)s (bot)") % {"name": self.name})
             if self.game.is_practice:
                 return str(_("Bot %(number)d") % {"number": self.position})
             return BotLevel(self.bot_level).seat_name

@@ -198,8 +198,8 @@ def test_a_director_replaces_a_player_who_left_by_a_bot(table_round, committed):
     players = selectors.live_game_view(game, user=director)["players"]
     with translation.override("uk"):
         in_ukrainian = selectors.live_game_view(game, user=director)["players"]
-    assert players[leaving.position]["name"] == f"Bot for {leaving.name}"
-    assert in_ukrainian[leaving.position]["name"] == f"Бот замість гравця {leaving.name}"
+    assert players[leaving.position]["name"] == f"{leaving.name} (bot)"
+    assert in_ukrainian[leaving.position]["name"] == f"{leaving.name} (бот)"
     assert seat.name == leaving.name
     # The bots play on at once; only the remaining human is ever waited for.
     game = fresh(game)
