@@ -129,6 +129,55 @@ def test_a_rule_the_engine_finds_is_shown_alike_on_both_pages(entry, table):
     assert stored(table) == 0
 
 
+def banner(text: str) -> str:
+    """The notice at the top of the page that says why the sheet was not saved."""
+    return text.split('role="alert"', 1)[1].split("</div>", 1)[0]
+
+
+def test_a_sheet_submitted_before_the_game_ends_says_so_at_the_top(entry, table):
+    client, url, _check_url = entry
+    sheet = game_sheet(players=4, seed=3)
+    sheet["rows"] = sheet["rows"][:2]
+
+    top = banner(text_of(client.post(url, form_data(sheet))))
+
+    assert "The result was not saved: the game is not finished yet." in top
+    assert "breaks these rules" not in top and "Check the fields marked below" not in top
+    assert stored(table) == 0
+
+
+def test_the_rules_a_refused_sheet_breaks_are_listed_at_the_top(entry, table):
+    client, url, _check_url = entry
+    sheet = game_sheet(players=4, seed=3)
+    sheet["rows"][2]["scores"][sheet["rows"][2]["declarer"]] += 5
+
+    top = banner(text_of(client.post(url, form_data(sheet))))
+
+    assert "the score sheet breaks these rules" in top
+    assert escape("row 3: the declarer") in top
+
+
+def test_a_total_the_form_cannot_read_is_not_reported_again_in_the_apis_words(desk_totals, table):
+    client, url = desk_totals
+    data = {"mode": "totals", "expected_version": "0", "note": "", "winner": ""}
+    data.update(total_0="1005", total_1="99999999999999", total_2="-35", total_3="300")
+
+    text = text_of(client.post(url, data))
+
+    assert "less than or equal to 1000000" in text
+    assert "totals" not in banner(text).replace("Totals", "") and "whole number" not in text
+    assert stored(table) == 0
+
+
+@pytest.fixture
+def desk_totals(client, director, table):
+    tournament = table.round.tournament
+    tournament.quick_results_allowed = True
+    tournament.save()
+    client.force_login(director)
+    return client, reverse("director-table-result", args=[table.pk])
+
+
 @pytest.mark.parametrize("total", ["", "many", "-1x", "²"])
 def test_a_damaged_row_count_is_a_400_on_both_pages_and_a_check_says_so(entry, table, total):
     client, url, check_url = entry

@@ -573,8 +573,8 @@ def test_the_directors_sheet_page_marks_the_row_in_ukrainian(client, director, w
 
     page = response.content.decode()
     assert "Результат не збережено: запис порушує такі правила." in visible_text(response)
-    # The message about row 2 is in the summary and in the row's own error line.
-    assert page.count("рядок 2: здавати має місце 2, а не місце 3") == 2
+    # The message about row 2 is at the top, in the summary and in the row's own error line.
+    assert page.count("рядок 2: здавати має місце 2, а не місце 3") == 3
     line = page.split('id="deal-check-1"', 1)[1].split("</div>", 1)[0]
     assert "рядок 2: здавати має місце 2, а не місце 3" in line
 

@@ -122,11 +122,16 @@ def entry_check(
         if number > rows
         for message in messages
     ]
+    # Final totals a field of which the form could not read are reported by the form alone: the
+    # engine's message about the sheet it gave ("'totals' must list 4 whole numbers") would only
+    # say the same again, in the words of the API.
+    form_sheet_messages = entry.sheet_messages()
+    unread_totals = entry.formset is None and bool(form_sheet_messages)
     messages = [
-        *entry.sheet_messages(),
+        *form_sheet_messages,
         *(message for number in sorted(by_row) for message in by_row[number]),
         *extra,
-        *check.sheet_messages,
+        *([] if unread_totals else check.sheet_messages),
     ]
     valid = entry.form_valid and check.valid
     forms_ = list(entry.formset.forms) if entry.formset is not None else []
