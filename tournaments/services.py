@@ -16,7 +16,7 @@ from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import F, Max
-from django.utils.text import slugify
+from django.utils.text import Truncator, slugify
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -695,6 +695,8 @@ def registration_delete(*, actor: User, registration: Registration) -> bool:
 
 # ----------------------------------------------------------------------------- bulk registration
 BULK_NAMES_LIMIT = 500
+# How much of a refused name a message about a pasted list quotes.
+QUOTED_NAME_CHARACTERS = 40
 
 
 @transaction.atomic
@@ -768,9 +770,11 @@ def registration_create_from_names(
             if not hasattr(error, "error_dict") or len(names) == 1:
                 # About the tournament (every line would repeat it), or a list of one name.
                 raise
+            # A name refused for its length is quoted by its beginning only.
+            quoted = Truncator(name).chars(QUOTED_NAME_CHARACTERS)
             errors.extend(
                 _("Line %(line)d (%(name)s): %(message)s")
-                % {"line": line, "name": name, "message": message}
+                % {"line": line, "name": quoted, "message": message}
                 for message in error.messages
             )
     if errors:

@@ -49,10 +49,14 @@ def test_practice_starts_a_guest_game_for_an_anonymous_visitor(client):
     assert game.practice_guest == client.session[selectors.GUEST_SESSION_KEY]
 
 
-def test_practice_is_started_by_a_post_only(client):
+def test_practice_is_started_by_a_post_only_and_its_address_shows_the_offer(client):
     client.force_login(UserFactory())
 
-    assert client.get(reverse("practice-start")).status_code == 405
+    page = client.get(reverse("practice-start"))
+
+    assert page.status_code == 200 and "Practice against bots" in page.content.decode()
+    assert 'method="post"' in page.content.decode()
+    assert not LiveGame.objects.exists()
 
 
 def test_a_whole_practice_game_plays_to_the_end_in_the_embedded_mode(committed):

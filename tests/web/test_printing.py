@@ -155,6 +155,7 @@ def test_each_player_has_a_score_and_a_running_total_column(desk, director, club
     first_row = re.search(r"<tr[^>]*>.*?</tr>", body, re.S).group(0)
     assert first_row.count('<td class="total">') == 4
     assert "Write each deal's score and the running total under each player." in page
+    assert "A table with a bot gets no score sheet" not in html  # no bot in this round
 
 
 def test_names_print_whole_in_the_column_heads(desk, director, club):
@@ -218,6 +219,7 @@ def test_a_bot_table_prints_its_live_address_and_no_paper_sheet(desk, director, 
         assert "score-grid" not in page and "Signature" not in page
         assert "Bot (normal)" in page
     assert ">bot<" not in html
+    assert "A table with a bot gets no score sheet" in html
 
 
 def test_the_round_page_names_bots_and_says_how_their_tables_are_played(desk, director, bot_round):

@@ -651,7 +651,12 @@ def round_print(request: HttpRequest, pk: int) -> HttpResponse:
     return render(
         request,
         "director/round_print.html",
-        {"round": round_, "tournament": tournament, "rows": rows},
+        {
+            "round": round_,
+            "tournament": tournament,
+            "rows": rows,
+            "bot_tables": any(row["has_bot"] for row in rows),
+        },
     )
 
 

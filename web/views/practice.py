@@ -11,7 +11,7 @@ import secrets
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_http_methods
 
 from gameplay import selectors, services
 from web.forms.practice import PracticeForm
@@ -27,10 +27,13 @@ def _guest_of(request: HttpRequest) -> selectors.Guest:
     return selectors.Guest(key)
 
 
-@require_POST
+@require_http_methods(["GET", "HEAD", "POST"])
 def practice_start(request: HttpRequest) -> HttpResponse:
-    form = PracticeForm(request.POST)
+    """The offer (an address typed or bookmarked), and the game its button starts."""
     viewer = selectors.viewer_of(request.user, request.session)
+    if request.method != "POST":
+        return render(request, "gameplay/practice.html", {"practice": practice_offer(viewer)})
+    form = PracticeForm(request.POST)
     if not form.is_valid():
         context = {"practice": practice_offer(viewer, form=form)}
         return render(request, "gameplay/practice.html", context, status=400)
