@@ -601,7 +601,7 @@ def player_tables(user: AnyUser | None) -> list[PlayerTable]:
                 result=result,
                 awaits_me=awaits_me,
                 played_live=table is not None
-                and (any(seat.registration_id is None for seat in seats) or _has_live_game(table)),
+                and (any(s.registration_id is None for s in seats) or _has_live_game(table)),
             )
         )
     return found
