@@ -13,13 +13,14 @@ from typing import Any, ClassVar
 
 from django.contrib.auth.models import AnonymousUser, User
 from django.core.cache import cache
+from django.db.models import Q
 from django.utils.crypto import constant_time_compare
 from django.utils.translation import gettext as _
 
 from gameplay.models import LiveGame, LiveSeat
 from rules import Action, DealState, Game, RuleSet, Suit
 from rules.cards import CARD_POINTS
-from tournaments.models import Round
+from tournaments.models import Round, Tournament
 from tournaments.selectors import can_view_tournament, is_director
 
 # Where a guest's session keeps his key (web.views.practice makes it, 43 URL-safe characters).
@@ -216,6 +217,15 @@ def live_games_of_user(user: AnyUser | None) -> list[LiveGame]:
     )
 
 
+# The games of a finished tournament's tables: nobody moves there, bots neither, until the
+# director reopens it (its games then go on where they stood).
+PAUSED_GAMES = Q(table__round__tournament__status=Tournament.Status.FINISHED)
+
+
+def live_game_paused(game: LiveGame) -> bool:
+    return game.table_id is not None and LiveGame.objects.filter(PAUSED_GAMES, pk=game.pk).exists()
+
+
 def live_game_view(game: LiveGame, *, user: AnyUser | None) -> dict[str, Any]:
     """The JSON a client gets: public facts, and the private ones of the user's own seat only."""
     state = live_game_state(game)
@@ -264,7 +274,13 @@ def live_game_view(game: LiveGame, *, user: AnyUser | None) -> dict[str, Any]:
     to_act = state.current.to_act if state.current is not None else None
     legal = []
     concede_confirm = None
-    if mine is not None and to_act == mine and game.status == LiveGame.Status.PLAYING:
+    stopped = game.status == LiveGame.Status.PLAYING and live_game_paused(game)
+    if (
+        mine is not None
+        and to_act == mine
+        and game.status == LiveGame.Status.PLAYING
+        and not stopped
+    ):
         actions = state.current.legal_actions()
         legal = [action.to_record() for action in actions]
         concede = next((action for action in actions if action.type == "concede"), None)
@@ -274,6 +290,8 @@ def live_game_view(game: LiveGame, *, user: AnyUser | None) -> dict[str, Any]:
         "game": game.pk,
         "sequence": game.sequence,
         "status": game.status,
+        # Its tournament is finished: no move is taken until it is reopened.
+        "stopped": stopped,
         "practice": game.table_id is None,
         "table": game.table_id,
         "seat": mine,

@@ -33,7 +33,9 @@ from core.i18n import error_text
 from gameplay.broadcast import notify_game_changed
 from gameplay.models import LiveAction, LiveDeal, LiveGame, LiveSeat, LiveSeatChange
 from gameplay.selectors import (
+    PAUSED_GAMES,
     Guest,
+    live_game_paused,
     live_game_state,
     new_engine_game,
     practice_games_of,
@@ -46,7 +48,7 @@ from rules import Action, DealState, EngineError, Game, IllegalActionError
 from scoring.models import TableResult
 from scoring.score_sheet import sheet_from_game
 from scoring.services import result_record_live
-from tournaments.models import BotLevel, Round, Table, Tournament
+from tournaments.models import BotLevel, Round, Table
 from tournaments.selectors import is_director, player_of
 from tournaments.services import player_login_ensure
 
@@ -348,7 +350,7 @@ def live_game_act(
         raise PermissionDenied(_("You do not hold a seat at this game."))
     if game.status != LiveGame.Status.PLAYING:
         raise ValidationError(_("The game is over."), code="over")
-    if _paused(game):
+    if live_game_paused(game):
         raise ValidationError(
             _("The tournament is finished, so its tables are no longer played."), code="finished"
         )
@@ -370,15 +372,6 @@ def live_game_act(
         raise ValidationError(error_text(error), code="illegal") from None
     _after_change(game, engine_game)
     return game
-
-
-# The games of a finished tournament's tables: nobody moves there, bots neither, until the
-# director reopens it (its games then go on where they stood).
-_PAUSED = Q(table__round__tournament__status=Tournament.Status.FINISHED)
-
-
-def _paused(game: LiveGame) -> bool:
-    return game.table_id is not None and LiveGame.objects.filter(_PAUSED, pk=game.pk).exists()
 
 
 def _parse_action(record: Any, position: int) -> Action:
@@ -485,7 +478,7 @@ def bot_play_turn(*, game_id: int, expected_sequence: int) -> bool:
     game = LiveGame.objects.filter(pk=game_id).first()
     if game is None or game.status != LiveGame.Status.PLAYING or game.sequence != expected_sequence:
         return False
-    if _paused(game):
+    if live_game_paused(game):
         return False
     deal = live_game_state(game).current
     if deal is None:
@@ -594,7 +587,7 @@ def bot_turns_watchdog(*, older_than_seconds: float = 5) -> int:
         LiveGame.objects.filter(
             status=LiveGame.Status.PLAYING, to_act__isnull=False, turn_started_at__lt=cutoff
         )
-        .exclude(_PAUSED)
+        .exclude(PAUSED_GAMES)
         .filter(Exists(bot_to_act))
         .values_list("pk", "sequence")
     )

@@ -140,14 +140,17 @@ def test_a_finished_tournament_stops_its_live_tables_until_it_is_reopened(
         for gap in tournament_finish_gaps(tournament)
     )
 
+    legal = selectors.live_game_view(game, user=user)["legal"]
+
     tournament_services.tournament_finish(actor=director, tournament=tournament, note="Late.")
 
     view = selectors.live_game_view(game, user=user)
+    assert view["stopped"] is True and view["legal"] == []  # the page offers no move
     with pytest.raises(ValidationError, match="tournament is finished"):
         services.live_game_act(
             actor=user,
             game=game,
-            action=view["legal"][0],
+            action=legal[0],
             expected_sequence=view["sequence"],
         )
     assert fresh(game).sequence == game.sequence
@@ -161,6 +164,7 @@ def test_a_finished_tournament_stops_its_live_tables_until_it_is_reopened(
 
     tournament_services.tournament_reopen(actor=director, tournament=tournament, note="Oops.")
 
+    assert selectors.live_game_view(fresh(game), user=user)["stopped"] is False
     assert services.bot_turns_watchdog(older_than_seconds=0) == 1
     assert sent == [(game.pk, game.sequence)]
 

@@ -256,6 +256,7 @@ def table_labels() -> dict[str, Any]:
         "yourTurn": _("Your turn"),
         "toActBadge": _("to act"),
         "waitingFor": _("Waiting for %(name)s…"),
+        "stopped": _("The tournament is finished, so its tables are no longer played."),
         "prompt": {
             "bidding": _("Bid or pass."),
             "giving": _("Give one card to each opponent: choose a card, then the player."),

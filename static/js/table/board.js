@@ -41,6 +41,8 @@ function drawStatus(table, scene) {
     }
   } else if (view.status === "finished" && scene.caughtUp) {
     text = gameOverText(table);
+  } else if (view.stopped) {
+    text = L.stopped; // the tournament is finished: nobody moves until it is reopened
   } else if (obs && table.myTurn()) {
     const current = shownTrick(obs);
     const leading = obs.phase === "play" && (!current || isDone(current));
