@@ -84,7 +84,7 @@ PAGES: dict[str, Page] = {
     "director-home": Page(named("director-home"), (LOGIN, 403, 200, 200), GET_ONLY_FOR_DIRECTOR),
     # Another club's director creates tournaments of his own club here.
     "director-tournament-create": Page(
-        named("director-tournament-create"), (LOGIN, 403, 200, 200), (LOGIN, 403, 200, 200)
+        named("director-tournament-create"), (LOGIN, 403, 200, 200), (LOGIN, 403, 400, 400)
     ),
     "director-tournament-import": Page(
         named("director-tournament-import"), (LOGIN, 403, 200, 200), (LOGIN, 403, 400, 400)
@@ -99,7 +99,7 @@ PAGES: dict[str, Page] = {
         named("director-tournament-archive", "public"), DIRECTOR, GET_ONLY_FOR_DIRECTOR
     ),
     "director-tournament-edit": Page(
-        named("director-tournament-edit", "public"), DIRECTOR, DIRECTOR
+        named("director-tournament-edit", "public"), DIRECTOR, DIRECTOR_FORM_REFUSED
     ),
     # The public tournament is not complete: finishing it without a reason is refused (400);
     # something was played in it, so deleting it is refused too; it is not finished, so
@@ -177,7 +177,7 @@ PAGES: dict[str, Page] = {
         named("director-round-redraw", "fresh_round"), GET_ONLY_FOR_DIRECTOR, DIRECTOR_ACTS
     ),
     "director-round-swap": Page(
-        named("director-round-swap", "fresh_round"), GET_ONLY_FOR_DIRECTOR, DIRECTOR
+        named("director-round-swap", "fresh_round"), GET_ONLY_FOR_DIRECTOR, DIRECTOR_FORM_REFUSED
     ),
     "director-round-publish": Page(
         named("director-round-publish", "fresh_round"), GET_ONLY_FOR_DIRECTOR, DIRECTOR_ACTS
@@ -223,7 +223,7 @@ PAGES: dict[str, Page] = {
     # Anyone may watch a public tournament's table (without the hidden cards); only a seated
     # player may move (tests/security/test_seat_isolation.py), and none of these roles sits here.
     # Anyone may practise: a visitor who is not signed in plays as a guest (issue 13).
-    "practice-start": Page(named("practice-start"), NO_POST, (MOVED,) * 4),
+    "practice-start": Page(named("practice-start"), EVERYONE, (MOVED,) * 4),
     "live-game": Page(named("live-game", "live_game"), **PUBLIC),
     "live-game-state": Page(named("live-game-state", "live_game"), **PUBLIC),
     "live-game-act": Page(named("live-game-act", "live_game"), NO_POST, (403,) * 4, move, True),

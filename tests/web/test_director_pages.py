@@ -655,7 +655,7 @@ def test_two_club_players_of_one_name_must_be_registered_apart(desk, club, tourn
 )
 def test_bad_settings_show_the_form_again_with_the_services_message(desk, club, changes, message):
     response = desk.post(reverse("director-tournament-create"), tournament_data(**changes))
-    assert response.status_code == 200
+    assert response.status_code == 400
     assert message in page(response).replace("&#x27;", "'")
     assert "The form was not saved." in page(response)
     assert not Tournament.objects.exists()
@@ -678,12 +678,12 @@ def test_bad_draw_input_is_explained(desk, director, tournament):
     response = desk.post(
         reverse("director-round-swap", args=[round_.pk]), {"first": seat.pk, "second": seat.pk}
     )
-    assert response.status_code == 200
+    assert response.status_code == 400
     assert "Pick two different seats of this round." in page(response)
     response = desk.post(
         reverse("director-round-swap", args=[round_.pk]), {"first": "nonsense", "second": ""}
     )
-    assert response.status_code == 200
+    assert response.status_code == 400
     assert "Select a valid choice." in page(response)
     response = desk.post(draw, {"seed": "1"}, follow=True)
     assert "Round 1 is drawn already: publish or redraw it." in page(response)

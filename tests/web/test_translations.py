@@ -607,7 +607,7 @@ def test_the_tournament_form_shows_a_rule_option_error_in_ukrainian(client, dire
 
     response = client.post(url, form, headers={"accept-language": "uk"})
 
-    assert response.status_code == 200
+    assert response.status_code == 400
     page = response.content.decode()
     # The option's error sits by its field.
     assert re.search(

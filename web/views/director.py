@@ -150,7 +150,12 @@ def tournament_create(request: HttpRequest) -> HttpResponse:
                 % {"name": tournament.name},
             )
             return redirect("director-registrations", tournament.pk)
-    return render(request, "director/tournament_form.html", {"form": form, "tournament": None})
+    return render(
+        request,
+        "director/tournament_form.html",
+        {"form": form, "tournament": None},
+        status=_refused_status(request),
+    )
 
 
 @login_required
@@ -175,8 +180,16 @@ def tournament_edit(request: HttpRequest, pk: int) -> HttpResponse:
             messages.success(request, _("The settings are saved."))
             return redirect("director-tournament", tournament.pk)
     return render(
-        request, "director/tournament_form.html", {"form": form, "tournament": tournament}
+        request,
+        "director/tournament_form.html",
+        {"form": form, "tournament": tournament},
+        status=_refused_status(request),
     )
+
+
+def _refused_status(request: HttpRequest) -> int:
+    """A form page shown again after a POST was refused is a 400, as bad input is everywhere."""
+    return 400 if request.method == "POST" else 200
 
 
 @login_required
@@ -588,7 +601,7 @@ def round_swap(request: HttpRequest, pk: int) -> HttpResponse:
         else:
             messages.success(request, _("The two seats are swapped."))
             return redirect("director-round", round_.pk)
-    return _round_page(request, round_, swap_form=form)
+    return _round_page(request, round_, status=400, swap_form=form)
 
 
 @login_required
