@@ -287,7 +287,8 @@ def table_labels() -> dict[str, Any]:
         "talonHidden": _("face down"),
         "noTrick": _("No cards played yet."),
         "wonBy": _("won by %(name)s"),
-        "cardsLeft": _("%(count)s cards"),
+        # A label, not a sentence: no plural to agree with the number ("cards: 1").
+        "cardsLeft": _("cards: %(count)s"),
         "dealer": _("dealer"),
         "sitsOut": _("sits out"),
         "bot": _("bot, %(level)s"),

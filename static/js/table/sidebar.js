@@ -16,7 +16,12 @@ function drawSheet(table, deals) {
     el("tr", {}, [
       el("th", { scope: "col", text: "#" }),
       ...seats.map((seat) =>
-        el("th", { scope: "col", className: "num", text: table.player(seat).name }),
+        el("th", {
+          scope: "col",
+          className: "num",
+          text: table.player(seat).name,
+          title: table.player(seat).name, // whole, where the column cuts it
+        }),
       ),
     ]),
   ]);
