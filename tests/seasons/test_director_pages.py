@@ -51,6 +51,27 @@ def test_a_director_creates_a_season_and_chooses_its_tournaments(client, directo
     assert list(season.tournaments.all()) == [inside]
 
 
+def test_ticking_a_tournament_of_another_season_says_it_moves_it(client, director, club):
+    client.force_login(director)
+    client.post(reverse("director-seasons"), rule_data(name="Winter"))
+    client.post(reverse("director-seasons"), rule_data(name="Spring"))
+    winter, spring = Season.objects.order_by("pk")
+    cup = TournamentFactory(club=club, name="March Cup", date=datetime.date(2026, 3, 1))
+    client.post(
+        reverse("director-season", args=[winter.pk]), rule_data(name="Winter", tournaments=[cup.pk])
+    )
+
+    form = client.get(reverse("director-season", args=[spring.pk])).content.decode()
+    assert "March Cup" in form and "now in Winter" in form
+
+    saved = client.post(
+        reverse("director-season", args=[spring.pk]), rule_data(tournaments=[cup.pk]), follow=True
+    )
+
+    assert "March Cup is no longer in Winter: it counts in this season." in saved.content.decode()
+    assert list(spring.tournaments.all()) == [cup] and not winter.tournaments.exists()
+
+
 def test_a_tournament_outside_the_dates_is_refused_with_the_reason(client, director, club):
     client.force_login(director)
     client.post(reverse("director-seasons"), rule_data())

@@ -50,6 +50,9 @@ def test_the_season_page_ranks_the_players_of_its_public_tournaments(
         assert player.name in page
         assert reverse("public-player-profile", args=[player.pk]) in page
     assert "Each tournament gives its tournament points." in page
+    # The table's columns are headed by the tournaments' names, their dates in the titles.
+    head = page.split("<thead>", 1)[1].split("</thead>", 1)[0]
+    assert 'title="February cup (02/01/2026)">February cup</abbr>' in head
 
 
 def test_the_season_csv_has_a_line_per_player_and_a_column_per_public_tournament(
@@ -101,6 +104,12 @@ def test_a_players_profile_shows_his_public_tournaments_rating_and_deals(client,
     assert "Deals declared" in page
     registration = first.registrations.get(player=player)
     assert reverse("public-player", args=[first.pk, registration.start_number]) in page
+    assert '<span class="badge">running</span>' not in page
+
+    type(second).objects.filter(pk=second.pk).update(status="running")
+    page = text_of(client.get(reverse("public-player-profile", args=[player.pk])))
+    march = page.split("March cup</a>", 1)[1].split("</th>", 1)[0]
+    assert '<span class="badge">running</span>' in march  # its rank is not final yet
 
 
 def test_head_to_head_counts_the_tables_the_two_shared(client, played, players):

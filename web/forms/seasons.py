@@ -19,6 +19,24 @@ from web.forms.director import DirectorForm
 PRECEDENCE_SLOTS = 5
 
 
+class SeasonTournamentsField(forms.ModelMultipleChoiceField):
+    """The club's tournaments to tick; one of another season says which, as ticking it moves it
+    here (a tournament counts in one season)."""
+
+    season: Season | None = None
+
+    def label_from_instance(self, obj: Tournament) -> str:
+        label = super().label_from_instance(obj)
+        other = (
+            obj.season
+            if obj.season_id and obj.season_id != getattr(self.season, "pk", None)
+            else None
+        )
+        if other is None:
+            return label
+        return _("%(tournament)s — now in %(season)s") % {"tournament": label, "season": other.name}
+
+
 class SeasonForm(DirectorForm):
     club = forms.ModelChoiceField(queryset=Club.objects.none(), label=_("Club"))
     name = forms.CharField(label=pgettext_lazy("season", "Name"), max_length=120)
@@ -41,7 +59,7 @@ class SeasonForm(DirectorForm):
         max_length=2000,
         help_text=_("For the placement points: the winner's first, separated by spaces."),
     )
-    tournaments = forms.ModelMultipleChoiceField(
+    tournaments = SeasonTournamentsField(
         queryset=Tournament.objects.none(),
         required=False,
         label=_("Tournaments of the season"),
@@ -53,9 +71,12 @@ class SeasonForm(DirectorForm):
         self.season = season
         if season is not None:
             del self.fields["club"]
-            self.fields["tournaments"].queryset = Tournament.objects.filter(
-                club_id=season.club_id
-            ).order_by("date", "pk")
+            self.fields["tournaments"].queryset = (
+                Tournament.objects.filter(club_id=season.club_id)
+                .select_related("season")
+                .order_by("date", "pk")
+            )
+            self.fields["tournaments"].season = season
         else:
             del self.fields["tournaments"]
             self.fields["club"].queryset = clubs

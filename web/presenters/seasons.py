@@ -8,6 +8,7 @@ from typing import Any
 
 from django.urls import reverse
 from django.utils import formats
+from django.utils.text import Truncator
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext
 
@@ -20,6 +21,8 @@ from web.presenters.numbers import NO_FIGURE, decimals, number_text
 from web.presenters.standings import Cell, Column, StandingLine, StandingsTable
 
 COLUMNS_ON_A_PHONE = 2
+# How much of a tournament's name heads its column in the season table.
+TOURNAMENT_HEAD_CHARACTERS = 16
 
 
 def season_columns(season: Season) -> list[Column]:
@@ -66,7 +69,11 @@ def season_table(
         date = formats.date_format(
             datetime.date.fromisoformat(tournament["date"]), "SHORT_DATE_FORMAT"
         )
-        columns.append(Column(f"t{tournament['id']}", date, tournament["name"], 2, True))
+        # Headed by the tournament's name (its beginning), the date in the title: two
+        # tournaments of one day are told apart.
+        name = Truncator(tournament["name"]).chars(TOURNAMENT_HEAD_CHARACTERS)
+        title = f"{tournament['name']} ({date})"
+        columns.append(Column(f"t{tournament['id']}", name, title, 2, True))
         cells = []
         for row in shown:
             result = row["results"][index] if index < len(row["results"]) else None

@@ -63,6 +63,12 @@ def season_edit(request: HttpRequest, pk: int) -> HttpResponse:
                     services.season_update(actor=request.user, season=season, **form.values())
                     wanted = {t.pk: t for t in form.cleaned_data["tournaments"]}
                     current = {t.pk: t for t in season.tournaments.all()}
+                    # Ticked here from another season: the director is told it left that one.
+                    moved = [
+                        (tournament.name, tournament.season.name)
+                        for pk_, tournament in wanted.items()
+                        if pk_ not in current and tournament.season_id is not None
+                    ]
                     for pk_, tournament in current.items():
                         if pk_ not in wanted:
                             services.tournament_season_set(
@@ -77,6 +83,12 @@ def season_edit(request: HttpRequest, pk: int) -> HttpResponse:
                 form.add_service_error(error)
             else:
                 messages.success(request, _("The season is saved."))
+                for tournament, other in moved:
+                    messages.warning(
+                        request,
+                        _("%(tournament)s is no longer in %(season)s: it counts in this season.")
+                        % {"tournament": tournament, "season": other},
+                    )
                 return redirect("director-season", season.pk)
         status = 400
     return render(
