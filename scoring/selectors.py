@@ -89,7 +89,7 @@ def results_of_round(round_: Round) -> QuerySet[TableResult]:
 def result_history(table: Table) -> QuerySet[ResultVersion]:
     """Every version of a table's score sheet, oldest first: who, when, what, and its fate."""
     return table.result_versions.select_related(
-        "submitted_by__player", "reviewed_by__player"
+        "submitted_by__player", "reviewed_by__player", "table__round__tournament"
     ).order_by("number")
 
 

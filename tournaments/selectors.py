@@ -49,6 +49,18 @@ def player_of(user: AnyUser | None) -> Player | None:
     return Player.objects.filter(user=user).first()
 
 
+def user_display_name(user: AnyUser | None, club_id: int | None = None) -> str:
+    """The name the club knows a user by, on its pages and in its API: his player's name when he
+    plays in the club (or in any club when `club_id` is None), else his full name, else his
+    login; "" for nobody."""
+    if user is None:
+        return ""
+    player = getattr(user, "player", None)
+    if player is not None and (club_id is None or player.club_id == club_id):
+        return player.name
+    return user.get_full_name().strip() or user.get_username()
+
+
 def clubs_visible_to(user: AnyUser | None) -> QuerySet[Club]:
     return Club.objects.all()
 

@@ -1,18 +1,18 @@
 """REST representations of table results, their versions and standings snapshots."""
 
+from django.contrib.auth.models import User
 from rest_framework import serializers
 
 from scoring.models import ResultVersion, StandingsSnapshot, TableResult
+from tournaments.selectors import user_display_name
 
 
 class ResultVersionSerializer(serializers.ModelSerializer):
-    # None for a version nobody reviewed yet, one recorded by a live table, or a deleted login.
-    submitted_by = serializers.CharField(
-        source="submitted_by.username", default=None, read_only=True, allow_null=True
-    )
-    reviewed_by = serializers.CharField(
-        source="reviewed_by.username", default=None, read_only=True, allow_null=True
-    )
+    # Who entered and who reviewed the version, named as the pages name them (a player by his
+    # name, never by the login he signs in with); None for a version nobody reviewed yet, one
+    # recorded by a live table, or a deleted login.
+    submitted_by = serializers.SerializerMethodField()
+    reviewed_by = serializers.SerializerMethodField()
     sheet = serializers.JSONField()
     totals = serializers.ListField(child=serializers.IntegerField())
     placements = serializers.ListField(child=serializers.FloatField())
@@ -33,6 +33,17 @@ class ResultVersionSerializer(serializers.ModelSerializer):
             "reviewed_at",
             "note",
         ]
+
+    def get_submitted_by(self, version: ResultVersion) -> str | None:
+        return self._person(version, version.submitted_by)
+
+    def get_reviewed_by(self, version: ResultVersion) -> str | None:
+        return self._person(version, version.reviewed_by)
+
+    def _person(self, version: ResultVersion, user: User | None) -> str | None:
+        if user is None:
+            return None
+        return user_display_name(user, version.table.round.tournament.club_id)
 
     def to_representation(self, version: ResultVersion) -> dict:
         data = super().to_representation(version)

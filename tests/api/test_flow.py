@@ -151,7 +151,8 @@ def test_a_tournament_from_creation_to_the_end_through_the_api(
         "submitted",
         "player",
     )
-    assert submitted["submitted_by"] == north.username
+    # Named as the pages name him (his player's name), never by the login he signs in with.
+    assert submitted["submitted_by"] == north.player.name != north.username
     assert len(submitted["totals"]) == 4
 
     response = session_client(east).post(
@@ -169,7 +170,7 @@ def test_a_tournament_from_creation_to_the_end_through_the_api(
         response = session_client(south).post(f"/api/tables/{table_1}/results/1/confirm/")
     assert response.status_code == 200, response.content
     assert response.json()["status"] == "confirmed"
-    assert response.json()["reviewed_by"] == south.username
+    assert response.json()["reviewed_by"] == south.player.name
 
     # The audit trail: every version for the table's players and the director, the confirmed
     # result alone for the public and for players of other tables.
@@ -178,7 +179,7 @@ def test_a_tournament_from_creation_to_the_end_through_the_api(
         result = insider.get(f"/api/tables/{table_1}/results/").json()
         assert result["status"] == "confirmed" and result["version"] == 1
         assert [(v["number"], v["status"]) for v in result["versions"]] == [(1, "confirmed")]
-        assert result["versions"][0]["submitted_by"] == north.username
+        assert result["versions"][0]["submitted_by"] == north.player.name
     for outsider in (public, session_client(elsewhere)):
         result = outsider.get(f"/api/tables/{table_1}/results/").json()
         assert result["status"] == "confirmed"
@@ -296,4 +297,5 @@ def test_the_public_sees_a_confirmed_result_but_not_who_entered_it(
 
     assert public["confirmed"]["totals"] == inside["confirmed"]["totals"]
     assert public["confirmed"]["submitted_by"] is None and public["versions"] == []
-    assert inside["confirmed"]["submitted_by"] == director.username
+    # A director who plays in no club: his full name, else his login (as on the pages).
+    assert inside["confirmed"]["submitted_by"] == (director.get_full_name() or director.username)

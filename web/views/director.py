@@ -57,7 +57,6 @@ from web.forms.director import (
 from web.forms.sheet import DirectorSheetSubmitForm, SheetEntry, new_entry
 from web.presenters import printing
 from web.presenters.draw_outlook import draw_progress_text
-from web.presenters.people import person_name
 from web.presenters.rounds import round_tables
 from web.presenters.seasons import rating_text
 from web.presenters.sheet import EntryCheck
@@ -212,7 +211,7 @@ def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "events": list(selectors.tournament_events(tournament)[:100]),
     }
     for event in context["events"]:
-        event.actor_name = person_name(event.actor, tournament.club_id)
+        event.actor_name = selectors.user_display_name(event.actor, tournament.club_id)
     return render(request, "director/tournament.html", context)
 
 
@@ -691,7 +690,7 @@ def _result_page(
     result = scoring_selectors.table_result(table)
     history = list(scoring_selectors.result_history(table))
     for version in history:
-        version.entered_by = person_name(version.submitted_by, tournament.club_id)
+        version.entered_by = selectors.user_display_name(version.submitted_by, tournament.club_id)
     latest = history[-1] if history else None
     if entry is None:
         sheet = latest.sheet if latest else None

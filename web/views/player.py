@@ -39,7 +39,6 @@ from tournaments.models import Registration, Seat, Table
 from tournaments.selectors import player_of
 from web.forms.player import EntryCodeForm, SeatCodeForm
 from web.forms.sheet import OUTCOME_CHOICES, DisputeForm, SheetEntry, SheetSubmitForm, new_entry
-from web.presenters.people import person_name
 from web.presenters.sheet import EntryCheck
 from web.views import sheet as sheet_entry
 from web.views.sheet import SheetPage, entry_context
@@ -331,7 +330,7 @@ def _person(user: Any, source: str = "") -> str:
         return _("the live table")
     if user is None:
         return _("someone whose login was deleted")
-    return person_name(user)
+    return tournament_selectors.user_display_name(user)
 
 
 def _mode_from(value: str | None, table: Table) -> str:

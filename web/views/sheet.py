@@ -30,6 +30,7 @@ from core.i18n import error_message
 from scoring import selectors, services
 from scoring.models import ResultVersion, SheetDraft
 from tournaments.models import Table
+from tournaments.selectors import user_display_name
 from web.forms.sheet import (
     ADDED_DEALS,
     MAX_DEALS,
@@ -38,7 +39,6 @@ from web.forms.sheet import (
     entry_of_deals,
     posted_entry,
 )
-from web.presenters.people import person_name
 from web.presenters.sheet import EntryCheck, entry_check, refused_entry
 
 # The buttons of a sheet that save the table's draft: a deal entered (and the next one opened),
@@ -162,7 +162,7 @@ def entry_context(
 
 def draft_saved_by(draft: SheetDraft | None) -> str:
     """Who saved the table's draft last, by his player's name if he has one."""
-    return person_name(draft.updated_by if draft is not None else None)
+    return user_display_name(draft.updated_by if draft is not None else None)
 
 
 def answer_check(
