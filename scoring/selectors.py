@@ -454,6 +454,16 @@ def _has_live_game(table: Table) -> bool:
     return Table.objects.filter(pk=table.pk, live_game__isnull=False).exists()
 
 
+def _has_bot_seat(table: Table) -> bool:
+    return table.seats.filter(registration__isnull=True).exists()
+
+
+def table_played_live(table: Table) -> bool:
+    """The table is played at a live table in the app: a bot has a seat, or the director
+    started one (TableRole.played_live)."""
+    return _has_bot_seat(table) or _has_live_game(table)
+
+
 def table_role(user: AnyUser | None, table: Table) -> TableRole:
     tournament = table.round.tournament
     confirmed = (
@@ -470,7 +480,7 @@ def table_role(user: AnyUser | None, table: Table) -> TableRole:
         seat=seat_of_user(user, table),
         round_published=table.round.status != Round.Status.DRAFT,
         tournament_finished=tournament.status == Tournament.Status.FINISHED,
-        bot_table=table.seats.filter(registration__isnull=True).exists(),
+        bot_table=_has_bot_seat(table),
         live_game=_has_live_game(table),
         confirmed_by_director=by_director,
     )
@@ -600,8 +610,7 @@ def player_tables(user: AnyUser | None) -> list[PlayerTable]:
                 seats=seats,
                 result=result,
                 awaits_me=awaits_me,
-                played_live=table is not None
-                and (any(s.registration_id is None for s in seats) or _has_live_game(table)),
+                played_live=table is not None and table_played_live(table),
             )
         )
     return found
