@@ -54,6 +54,24 @@
     return pages;
   }
 
+  // Screenfuls of a list that runs down columns ([data-wall-columns]): given the screen's
+  // height, its columns flow on past the screen's right edge, and every screen's width of them is
+  // one screenful. Shown alone, a screenful's items fill the same columns from the first one.
+  function columnPagesOf(list, room) {
+    const items = Array.from(list.querySelectorAll("[data-wall-item]"));
+    list.style.height = Math.max(room - list.getBoundingClientRect().top, 0) + "px";
+    const box = list.getBoundingClientRect();
+    const pitch = box.width + (parseFloat(window.getComputedStyle(list).columnGap) || 0);
+    const pages = [];
+    for (const item of items) {
+      const left = item.getBoundingClientRect().left - box.left;
+      const number = Math.max(0, Math.floor((left + 1) / pitch));
+      (pages[number] = pages[number] || []).push(item);
+    }
+    const filled = pages.filter(Boolean);
+    return filled.length > 0 ? filled : [[]];
+  }
+
   function buildWall(keepPlace) {
     const root = wallRoot();
     if (!root) {
@@ -74,7 +92,8 @@
       for (const item of panel.querySelectorAll("[data-wall-item]")) {
         item.hidden = false;
       }
-      for (const page of pagesOf(panel, room)) {
+      const columns = panel.querySelector("[data-wall-columns]");
+      for (const page of columns ? columnPagesOf(columns, room) : pagesOf(panel, room)) {
         slides.push({ panel: panel, items: new Set(page) });
       }
     }

@@ -456,6 +456,21 @@ def test_the_wall_shows_seat_numbers_and_the_seat_list(client, published):
     assert f"table {seat.table.number} · seat {seat.position + 1}" in html
 
 
+def test_the_wall_shows_the_seats_first_until_a_table_has_its_result(
+    client, published, django_capture_on_commit_callbacks
+):
+    def panels():
+        html = text_of(client.get(reverse("public-wall", args=[published.tournament_id])))
+        return re.findall(r'aria-labelledby="(wall-[a-z]+)"', html)
+
+    # The room looks for its seats: they come first, then the standings and the tables.
+    assert panels() == ["wall-seats", "wall-standings", "wall-round"]
+    with django_capture_on_commit_callbacks(execute=True):
+        enter_confirmed_result(published.tables.order_by("number").first(), seed=1)
+    # Once results come in, the standings lead again and the seats close the rotation.
+    assert panels() == ["wall-standings", "wall-round", "wall-seats"]
+
+
 # --------------------------------------------------------------------------- results board
 def test_the_results_board_sorts_the_tables_by_what_they_wait_for(
     desk, director, tournament, django_capture_on_commit_callbacks

@@ -252,15 +252,19 @@ def _wall_state(tournament: Tournament, snapshot_version: int | None, round_) ->
 def _wall_context(tournament: Tournament) -> dict[str, Any]:
     snapshot = scoring_selectors.standings_latest(tournament)
     round_ = selectors.latest_round_public(tournament)
+    tables = scoring_selectors.round_outcomes(round_) if round_ is not None else []
+    # Find your seat, while the round is being played (web/presenters/venue.py).
+    playing = round_ is not None and round_.status == round_.Status.PUBLISHED
+    seat_lines = seat_list(round_) if playing else []
     return {
         "tournament": tournament,
         "standings": standings_table(tournament, snapshot),
         "round": round_,
-        "tables": scoring_selectors.round_outcomes(round_) if round_ is not None else [],
-        # Find your seat, while the round is being played (web/presenters/venue.py).
-        "seat_lines": seat_list(round_)
-        if round_ is not None and round_.status == round_.Status.PUBLISHED
-        else [],
+        "tables": tables,
+        "seat_lines": seat_lines,
+        # Until a table of the round has its result the room is looking for its seats, and the
+        # standings are last round's: the seats come first in the rotation, then the rest.
+        "seats_first": bool(seat_lines) and not any(table.confirmed for table in tables),
         "state": _wall_state(tournament, snapshot.version if snapshot else None, round_),
     }
 
