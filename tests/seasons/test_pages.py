@@ -10,7 +10,9 @@ from django.urls import reverse
 
 from seasons import services
 from seasons.models import SeasonStandings
+from seasons.selectors import RatingChartPoint
 from tests.factories import PlayerFactory
+from web.presenters.seasons import rating_chart
 
 pytestmark = pytest.mark.django_db
 
@@ -192,3 +194,23 @@ def test_a_draft_round_tells_the_profile_nothing_of_who_sits_with_whom(
 
     assert "This player has not met anyone at a table yet." in page
     assert all(f'value="{other.pk}"' not in page for other in players[1:])
+
+
+def test_the_rating_chart_writes_a_date_once_for_two_tournaments_of_that_day():
+    days = [datetime.date(2026, 3, 1), datetime.date(2026, 3, 1), datetime.date(2026, 4, 5)]
+    history = [
+        RatingChartPoint(
+            date=day,
+            tournament_id=number,
+            tournament_name=f"Cup {number}",
+            rating=10.0 + number,
+            sigma=2.0,
+        )
+        for number, day in enumerate(days, start=1)
+    ]
+    chart = rating_chart(history)
+
+    labels = [tick.label for tick in chart.x_ticks]
+    assert len(labels) == 2 and len(set(labels)) == 2
+    assert [tick.position for tick in chart.x_ticks] == [chart.points[0].x, chart.points[2].x]
+    assert len(chart.points) == 3  # every tournament keeps its point

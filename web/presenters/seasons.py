@@ -173,11 +173,12 @@ def rating_chart(history: list) -> ProgressChart | None:
         y_ticks.append(Tick(f"{y_of(value):.1f}", number_text(value, 1)))
         value += step
     every = max(1, -(-count // 6))
-    x_ticks = [
-        Tick(f"{x_of(index):.1f}", formats.date_format(point.date, "SHORT_DATE_FORMAT"))
-        for index, point in enumerate(history)
-        if index % every == 0
-    ]
+    x_ticks: list[Tick] = []
+    for index, point in enumerate(history):
+        label = formats.date_format(point.date, "SHORT_DATE_FORMAT")
+        # Two tournaments of one day share their date: it is written once, under the first.
+        if index % every == 0 and (not x_ticks or x_ticks[-1].label != label):
+            x_ticks.append(Tick(f"{x_of(index):.1f}", label))
     return ProgressChart(
         width=width,
         height=height,
