@@ -11,4 +11,32 @@
       control.form.submit();
     }
   });
+
+  // A wide table scrolls sideways in its .table-wrap on a phone (and a printed sheet seen on a
+  // phone in its .print-sheet): the box then takes the keyboard's focus, so that the arrow keys
+  // scroll it too (one that fits stays out of the tab order). Checked again when the window
+  // changes and when htmx swaps in new rows.
+  function markScrollableTables() {
+    document.querySelectorAll(".table-wrap, .print-sheet").forEach(function (wrap) {
+      if (wrap.scrollWidth > wrap.clientWidth + 1) {
+        wrap.setAttribute("tabindex", "0");
+      } else {
+        wrap.removeAttribute("tabindex");
+      }
+    });
+  }
+
+  var waiting = null;
+  function markSoon() {
+    window.clearTimeout(waiting);
+    waiting = window.setTimeout(markScrollableTables, 100);
+  }
+
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", markScrollableTables);
+  } else {
+    markScrollableTables();
+  }
+  window.addEventListener("resize", markSoon);
+  document.addEventListener("htmx:afterSwap", markSoon);
 })();
