@@ -75,6 +75,11 @@ class ListenAddress:
     def all_interfaces(self) -> bool:
         return self.host in _ALL_INTERFACES
 
+    @property
+    def reachable_from_network(self) -> bool:
+        """Other machines can connect: every interface, or an address that is not loopback."""
+        return self.all_interfaces or not is_local_only_host(self.host)
+
     def local_url(self) -> str:
         """The address to open on this computer."""
         if self.all_interfaces:

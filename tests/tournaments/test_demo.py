@@ -1,5 +1,6 @@
 """`manage.py demo`, which `make run` calls on every start."""
 
+import re
 from io import StringIO
 
 import pytest
@@ -128,3 +129,37 @@ def test_without_an_address_the_demo_guesses_none(settings):
 def test_an_address_that_is_none_is_refused(settings):
     with pytest.raises(CommandError, match="not an address"):
         call_command("demo", address="the club", stdout=StringIO())
+
+
+def test_on_the_clubs_network_the_published_passwords_stop_working(client, settings, monkeypatch):
+    settings.DEBUG = True
+    settings.PUBLIC_URL = ""
+    monkeypatch.setattr(demo_command, "lan_addresses", lambda: ["192.168.1.20"])
+    demo()  # tried on this computer first, with the published passwords
+    out = StringIO()
+
+    call_command("demo", address="0.0.0.0:8123", stdout=out)
+
+    output = out.getvalue()
+    assert "director / director" not in output and "/ player\n" not in output
+    assert not client.login(username="director", password="director")
+    assert not client.login(username="player01", password="player")
+    new_password = re.search(r"Director login: director / (\S+) \(shown only now", output)[1]
+    assert client.login(username="director", password=new_password)
+    assert "entry code or the personal link" in output
+    # The next start on the network changes nothing more and says where the password went.
+    again = StringIO()
+    call_command("demo", address="0.0.0.0:8123", stdout=again)
+    assert new_password not in again.getvalue()
+    assert "changepassword director" in again.getvalue()
+    assert client.login(username="director", password=new_password)
+
+
+def test_on_this_computer_only_the_published_passwords_stay(client, settings):
+    settings.DEBUG = True
+    out = StringIO()
+
+    call_command("demo", address="127.0.0.1:8123", stdout=out)
+
+    assert "Director login: director / director" in out.getvalue()
+    assert client.login(username="director", password="director")

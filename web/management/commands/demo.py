@@ -9,6 +9,7 @@ game of 1001.
 
 import datetime
 import random
+import secrets
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -29,6 +30,7 @@ from tournaments.models import Club, Round, Tournament
 
 DIRECTOR = ("director", "director")
 PLAYER_PASSWORD = "player"
+PLAYER_LOGINS = [f"player{number:02d}" for number in range(1, 17)]
 CLUB_NAME = "Demo club"
 PLAYER_NAMES = [
     "Олена Коваль",
@@ -54,7 +56,8 @@ class Command(BaseCommand):
     help = (
         "Create the demo club with 16 players, a finished tournament and a running one with a "
         "round in progress, and print the logins. Safe to run again. Does nothing when DEBUG is "
-        "off, because the demo passwords are public."
+        "off, because the demo passwords are public; on an address the club's network reaches, "
+        "the published passwords are replaced (the director's new one is printed once)."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
@@ -83,11 +86,56 @@ class Command(BaseCommand):
             self._create()
             self.stdout.write(self.style.SUCCESS("Created the demo club and its tournaments."))
         if settings.DEBUG:
-            self.stdout.write(
-                f"Director login: {DIRECTOR[0]} / {DIRECTOR[1]}\n"
-                f"Player logins: player01 ... player16 / {PLAYER_PASSWORD}"
-            )
+            if address is not None and address.reachable_from_network:
+                self._close_published_passwords()
+            self._logins()
         self._addresses(address)
+
+    def _close_published_passwords(self) -> None:
+        """On the club's network anyone in the room could sign in with the passwords this
+        command prints (the director's login is a superuser, who can open every player's
+        personal link and so his cards): each one still in use stops working. The director
+        gets a new password, printed this once; the players sign in by their cards."""
+        users = get_user_model()
+        director = users.objects.filter(username=DIRECTOR[0]).first()
+        if director is not None and director.check_password(DIRECTOR[1]):
+            password = secrets.token_urlsafe(9)
+            director.set_password(password)
+            director.save(update_fields=["password"])
+            self.stdout.write(
+                self.style.WARNING(
+                    f"The server is open to the club's network: the published password "
+                    f"'{DIRECTOR[1]}' no longer signs in. Director login: {DIRECTOR[0]} / "
+                    f"{password} (shown only now: write it down, or set your own with "
+                    f".venv/bin/python manage.py changepassword {DIRECTOR[0]})."
+                )
+            )
+        for login in users.objects.filter(username__in=PLAYER_LOGINS):
+            if login.has_usable_password() and login.check_password(PLAYER_PASSWORD):
+                login.set_unusable_password()
+                login.save(update_fields=["password"])
+
+    def _logins(self) -> None:
+        """How to sign in: the published passwords while they work, else where they went."""
+        users = get_user_model()
+        director = users.objects.filter(username=DIRECTOR[0]).first()
+        if director is None or director.check_password(DIRECTOR[1]):
+            self.stdout.write(f"Director login: {DIRECTOR[0]} / {DIRECTOR[1]}")
+        else:
+            self.stdout.write(
+                f"Director login: {DIRECTOR[0]}, with the password you were given or set "
+                f"(.venv/bin/python manage.py changepassword {DIRECTOR[0]} sets a new one)."
+            )
+        player = users.objects.filter(username=PLAYER_LOGINS[0]).first()
+        if player is None or player.check_password(PLAYER_PASSWORD):
+            self.stdout.write(
+                f"Player logins: {PLAYER_LOGINS[0]} ... {PLAYER_LOGINS[-1]} / {PLAYER_PASSWORD}"
+            )
+        else:
+            self.stdout.write(
+                "Players sign in with the entry code or the personal link of their player card "
+                "(the tournament's Players page prints the cards)."
+            )
 
     def _progress(self, line: str) -> None:
         """One step, shown at once (the first run takes a while)."""
@@ -133,12 +181,10 @@ class Command(BaseCommand):
         club = services.club_create(actor=director, name=CLUB_NAME, directors=[director])
         self._progress(f"  {CLUB_NAME}, directed by {DIRECTOR[0]}")
         players = []
-        for number, name in enumerate(PLAYER_NAMES, start=1):
-            login = users.objects.filter(username=f"player{number:02d}").first()
+        for username, name in zip(PLAYER_LOGINS, PLAYER_NAMES, strict=True):
+            login = users.objects.filter(username=username).first()
             if login is None:
-                login = users.objects.create_user(
-                    username=f"player{number:02d}", password=PLAYER_PASSWORD
-                )
+                login = users.objects.create_user(username=username, password=PLAYER_PASSWORD)
             players.append(services.player_create(actor=director, club=club, name=name, user=login))
         self._progress(
             f"  {len(players)} players with logins player01 ... player{len(players):02d}"
