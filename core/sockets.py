@@ -23,11 +23,13 @@ from django.conf import settings
 from django.utils import translation
 from django.utils.translation import gettext_lazy
 
-# Close codes in the range websockets leave to applications (4000-4999).
+# Close codes in the range websockets leave to applications (4000-4999), 4000 and the HTTP
+# status that says the same: refused, too many messages at once, a message too large to take.
+# (Not RFC 6455's 1008 and 1009: the development server, daphne, lets an application send only
+# 1000 and 3000-4999, and turned them into a crash and 1011.)
 CLOSE_FORBIDDEN = 4403
-# RFC 6455's own: the peer broke the rules of this endpoint, and a message too large to take.
-CLOSE_POLICY_VIOLATION = 1008
-CLOSE_TOO_BIG = 1009
+CLOSE_POLICY_VIOLATION = 4429
+CLOSE_TOO_BIG = 4413
 
 # The largest honest message (a move with its sequence number) is under 200 bytes.
 MAX_FRAME_BYTES = 16 * 1024

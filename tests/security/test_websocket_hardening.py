@@ -438,7 +438,7 @@ def test_a_huge_frame_is_not_read_and_closes_the_socket(decoded):
 
     error, code = async_to_sync(scenario)()
     assert error["type"] == "error" and error["message"]
-    assert code == 1009
+    assert code == 4413
     assert decoded == []
     assert sequence_of(game.pk) == game.sequence
 
@@ -460,7 +460,7 @@ def test_a_frame_of_many_byte_characters_is_measured_in_bytes(decoded):
         await receive(socket)
         return await closed_with(socket)
 
-    assert async_to_sync(scenario)() == 1009
+    assert async_to_sync(scenario)() == 4413
     assert decoded == []
 
 
@@ -476,7 +476,7 @@ def test_a_huge_binary_frame_closes_the_socket():
         await receive(socket)
         return await closed_with(socket)
 
-    assert async_to_sync(scenario)() == 1009
+    assert async_to_sync(scenario)() == 4413
 
 
 def test_a_move_just_under_the_frame_limit_is_still_made():
@@ -563,7 +563,7 @@ def test_a_flood_gets_one_error_then_the_socket_is_closed(clock):
     assert all(answer["type"] == "view" for answer in answers)
     assert error["type"] == "error" and error["message"]
     assert silent
-    assert code == 1008
+    assert code == 4429
 
 
 def test_a_player_who_waits_may_go_on(clock):

@@ -260,7 +260,7 @@ def test_bad_frames_get_an_error_and_a_huge_one_closes_the_socket(tournament):
     assert {answer["type"] for answer in answers} == {"error"}
     assert f'data-standings-version="{shown}"' in synced
     assert too_big["type"] == "error"
-    assert closed == {"type": "websocket.close", "code": 1009}
+    assert closed == {"type": "websocket.close", "code": 4413}
 
 
 def test_an_older_snapshot_pushed_after_a_newer_one_is_not_sent(tournament):
