@@ -13,9 +13,11 @@ from a key's first failure):
   enough that a whole club behind one NAT, typing its passwords wrong now and then, is not locked
   out together.
 The players' entry codes (`tournaments.services.player_login_from_code`) count with the same
-keys and limits: a code typed for a seat counts as a password for the user name
+limits: a code typed for a seat counts as a password for the user name
 "entry-code:<registration id>" (no real user name has a colon), a code typed alone only for the
-address.
+address. The address counts codes and passwords apart: a player in the room who types wrong codes
+until his address is refused (the whole club may share it behind one NAT) does not lock the
+director, or anyone, out of the sign-in page, nor a password guesser the entry codes.
 A successful sign-in never counts and clears its user name's counts, though not the address's
 (an attacker must not reset it by signing in to an account of his own). The counts live in the
 database (one atomic statement per key), so the limit holds across web processes with or without
@@ -65,6 +67,8 @@ class SignInAttempt:
 
     address: str
     username: str
+    # What is typed: "password" (the sign-in forms, the API's tokens) or "code" (entry codes).
+    credential: str = "password"
 
     @classmethod
     def of(cls, request: HttpRequest | None, username: object) -> SignInAttempt:
@@ -76,7 +80,8 @@ class SignInAttempt:
         """Each counted key with the name of its limit."""
         keys = {}
         if self.address:
-            keys[_key("address", self.address)] = "per_address"
+            kind = "address" if self.credential == "password" else f"{self.credential}-address"
+            keys[_key(kind, self.address)] = "per_address"
         if self.username:
             keys[_key("user", self.username)] = "per_user"
             if self.address:

@@ -881,7 +881,7 @@ def player_login_from_code(
     Not one transaction: a failure is counted even though the attempt then raises.
     """
     username = f"entry-code:{registration.pk}" if registration is not None else ""
-    attempt = SignInAttempt(address=address, username=username)
+    attempt = SignInAttempt(address=address, username=username, credential="code")
     if attempt.refused():
         raise SignInRefused(refusal_message())
     typed = entry_code_clean(code)

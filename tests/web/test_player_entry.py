@@ -357,6 +357,40 @@ def test_guessing_codes_on_the_home_page_is_limited_by_address(settings):
     assert client.post(reverse("player-enter"), {"code": "ZZZZZ5"}).status_code == 429
 
 
+def test_codes_guessed_from_the_rooms_address_do_not_lock_out_the_directors_password(
+    settings, director, tournament
+):
+    # The whole room shares one address behind the club's router.
+    settings.LOGIN_RATE_LIMIT = {
+        "window": 900,
+        "per_user_and_address": 5,
+        "per_user": 20,
+        "per_address": 3,
+    }
+    director.set_password("a long director's password")
+    director.save()
+    guesser, desk = Client(REMOTE_ADDR="203.0.113.9"), Client(REMOTE_ADDR="203.0.113.9")
+    for guess in "2345":
+        guesser.post(reverse("player-enter"), {"code": f"ZZZZZ{guess}"})
+    assert guesser.post(reverse("player-enter"), {"code": "ZZZZZ6"}).status_code == 429
+
+    signed_in = desk.post(
+        reverse("login"),
+        {"username": director.username, "password": "a long director's password"},
+    )
+
+    assert signed_in.status_code == 302 and "_auth_user_id" in desk.session
+    # Nor does a password guesser (in another room) lock the players' codes there.
+    sprayer, other = Client(REMOTE_ADDR="203.0.113.10"), Client(REMOTE_ADDR="203.0.113.10")
+    for guess in range(4):
+        sprayer.post(reverse("login"), {"username": f"nobody{guess}", "password": "wrong"})
+    assert sprayer.post(reverse("login"), {"username": "x", "password": "y"}).status_code == 429
+    registration = tournament.registrations.first()
+    assert (
+        other.post(reverse("player-enter"), {"code": registration.entry_code}).status_code == 302
+    )
+
+
 # ----------------------------------------------------------------------------- cards
 def test_the_player_cards_print_the_code_and_the_table_cards_do_not(client, director, table):
     client.force_login(director)
