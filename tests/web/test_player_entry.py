@@ -386,9 +386,7 @@ def test_codes_guessed_from_the_rooms_address_do_not_lock_out_the_directors_pass
         sprayer.post(reverse("login"), {"username": f"nobody{guess}", "password": "wrong"})
     assert sprayer.post(reverse("login"), {"username": "x", "password": "y"}).status_code == 429
     registration = tournament.registrations.first()
-    assert (
-        other.post(reverse("player-enter"), {"code": registration.entry_code}).status_code == 302
-    )
+    assert other.post(reverse("player-enter"), {"code": registration.entry_code}).status_code == 302
 
 
 # ----------------------------------------------------------------------------- cards
