@@ -9,6 +9,7 @@ from django.contrib.auth.models import AnonymousUser, User
 from django.core import signing
 from django.db.models import Count, Prefetch, Q, QuerySet
 from django.urls import reverse
+from django.utils.translation import gettext as _
 
 from tournaments.models import (
     ENTRY_CODE_ALPHABET,
@@ -51,14 +52,19 @@ def player_of(user: AnyUser | None) -> Player | None:
 
 def user_display_name(user: AnyUser | None, club_id: int | None = None) -> str:
     """The name the club knows a user by, on its pages and in its API: his player's name when he
-    plays in the club (or in any club when `club_id` is None), else his full name, else his
-    login; "" for nobody."""
+    plays in the club (or in any club when `club_id` is None), else his full name, else
+    "Director" for a director (never a director's login: the players would be handed the user
+    name of the club's most powerful account), else his login; "" for nobody."""
     if user is None:
         return ""
     player = getattr(user, "player", None)
     if player is not None and (club_id is None or player.club_id == club_id):
         return player.name
-    return user.get_full_name().strip() or user.get_username()
+    full_name = user.get_full_name().strip()
+    if full_name:
+        return full_name
+    directs = is_director(user, club_id) if club_id is not None else bool(directed_club_ids(user))
+    return str(_("Director")) if directs else user.get_username()
 
 
 def clubs_visible_to(user: AnyUser | None) -> QuerySet[Club]:

@@ -297,5 +297,7 @@ def test_the_public_sees_a_confirmed_result_but_not_who_entered_it(
 
     assert public["confirmed"]["totals"] == inside["confirmed"]["totals"]
     assert public["confirmed"]["submitted_by"] is None and public["versions"] == []
-    # A director who plays in no club: his full name, else his login (as on the pages).
-    assert inside["confirmed"]["submitted_by"] == (director.get_full_name() or director.username)
+    # A director who plays in no club: his full name, else "Director", never his login (as on
+    # the pages).
+    assert inside["confirmed"]["submitted_by"] == (director.get_full_name() or "Director")
+    assert director.username not in str(inside)
