@@ -142,6 +142,13 @@ def test_from_the_table_qr_code_to_a_confirmed_sheet_without_a_password_or_a_rel
         mate.click(f"#player-live a[href$='/tables/{table.pk}/sheet/']")
     expect(mate.locator("form[action$='/confirm/']")).to_be_visible()
     screenshot(mate, f"{name}-mate-5-review")
+    # What he confirms is all in sight: the four players' scores beside each deal and the final
+    # totals with their places, no column pushed off the phone's screen.
+    widths = mate.evaluate(
+        """() => Array.from(document.querySelectorAll('#sheet-live .table-wrap'))
+            .map((wrap) => [wrap.scrollWidth, wrap.clientWidth])"""
+    )
+    assert len(widths) == 2 and all(needed <= shown for needed, shown in widths), widths
     with mate.expect_navigation():
         mate.click("form[action$='/confirm/'] button[type=submit]")
     expect(mate.locator("#sheet-live .notice-ok")).to_be_visible()
