@@ -763,6 +763,27 @@ def test_final_totals_only_when_the_tournament_allows_them(desk, playing):
     assert result.confirmed.totals == [1005, 420, -35, 300]
 
 
+def test_a_correction_of_the_totals_names_the_new_highest_total_the_winner(desk, playing):
+    tournament = playing.round.tournament
+    tournament.quick_results_allowed = True
+    tournament.save()
+    url = reverse("director-table-result", args=[playing.pk])
+    data = {"mode": "totals", "expected_version": "0", "note": ""}
+    data.update(total_0="1005", total_1="500", total_2="300", total_3="100", winner="")
+    assert desk.post(url, data).status_code == 302
+
+    form = page(desk.get(url + "?mode=totals"))
+    # The winner the highest total named is offered as "the highest total", not as seat 1.
+    selected = re.search(r'<select name="winner"[^>]*>(.*?)</select>', form, re.S)[1]
+    assert re.search(r'<option value="" selected>', selected)
+    corrected = data | {"expected_version": "1", "winner": ""}
+    corrected.update(total_0="100", total_3="1005")
+    assert desk.post(url, corrected).status_code == 302
+    result = TableResult.objects.get(table=playing)
+    assert result.confirmed.totals == [100, 500, 300, 1005]
+    assert result.confirmed.winner_position == 3
+
+
 def test_more_rows_can_be_added_to_a_long_sheet(desk, playing):
     url = reverse("director-table-result", args=[playing.pk])
     data = sheet_data(game_sheet(players=4, seed=1), expected_version=0)

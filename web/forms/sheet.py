@@ -433,7 +433,15 @@ def initial_totals(sheet: Any) -> dict[str, Any]:
     initial: dict[str, Any] = {
         f"total_{seat}": total for seat, total in enumerate(sheet.get("totals", []))
     }
-    initial["winner"] = sheet.get("winner")
+    winner, totals = sheet.get("winner"), sheet.get("totals", [])
+    numbers = [total for total in totals if isinstance(total, int)]
+    if numbers and len(numbers) == len(totals) and numbers.count(max(numbers)) == 1:
+        if winner == numbers.index(max(numbers)):
+            # The winner is the one the highest total names: the form says "the highest
+            # total", so a correction of the totals that makes another seat the highest one
+            # names the new winner instead of keeping the old one.
+            winner = None
+    initial["winner"] = winner
     return initial
 
 
