@@ -435,12 +435,12 @@ def initial_totals(sheet: Any) -> dict[str, Any]:
     }
     winner, totals = sheet.get("winner"), sheet.get("totals", [])
     numbers = [total for total in totals if isinstance(total, int)]
-    if numbers and len(numbers) == len(totals) and numbers.count(max(numbers)) == 1:
-        if winner == numbers.index(max(numbers)):
-            # The winner is the one the highest total names: the form says "the highest
-            # total", so a correction of the totals that makes another seat the highest one
-            # names the new winner instead of keeping the old one.
-            winner = None
+    highest = numbers.index(max(numbers)) if numbers and len(numbers) == len(totals) else None
+    if highest is not None and numbers.count(numbers[highest]) == 1 and winner == highest:
+        # The winner is the one the highest total names: the form says "the highest total", so
+        # a correction of the totals that makes another seat the highest one names the new
+        # winner instead of keeping the old one.
+        winner = None
     initial["winner"] = winner
     return initial
 
