@@ -350,6 +350,23 @@ def test_my_page_shows_my_table_seat_opponents_and_the_result_status(client, tab
     assert f'href="{sheet_url(table)}"' in page
 
 
+def test_my_page_leads_to_my_history_and_rating_once_i_played_in_public(client, table):
+    me = table.seats.get(position=0).registration.player
+    tournament = table.round.tournament
+    profile = reverse("public-player-profile", args=[me.pk])
+
+    tournament.is_public = True
+    tournament.save()
+    page = client_of(client, me.user).get(reverse("player-home")).content.decode()
+    assert f'href="{profile}"' in page
+    assert f'href="{reverse("public-season-list")}"' in page  # the seasons, from every page
+
+    tournament.is_public = False
+    tournament.save()
+    page = client.get(reverse("player-home")).content.decode()
+    assert f'href="{profile}"' not in page  # a private player has no public page
+
+
 def test_the_first_dealer_is_told_that_he_deals_first(client, table):
     first = users_at(table)[0]
 

@@ -33,6 +33,7 @@ from core.login_limit import SignInRefused, limit
 from scoring import selectors, services
 from scoring.models import ResultVersion
 from scoring.selectors import TableRole
+from seasons import selectors as season_selectors
 from tournaments import selectors as tournament_selectors
 from tournaments import services as tournament_services
 from tournaments.models import Registration, Seat, Table
@@ -264,7 +265,11 @@ def _home_live_context(request: HttpRequest) -> dict[str, Any]:
 @_player_sign_in
 @require_safe
 def player_home(request: HttpRequest) -> HttpResponse:
-    return render(request, "player/home.html", _home_live_context(request))
+    context = _home_live_context(request)
+    player = context["player"]
+    # His history across tournaments, rating and seasons: the public profile, once he has one.
+    context["profile_public"] = player is not None and season_selectors.player_is_public(player)
+    return render(request, "player/home.html", context)
 
 
 @never_cache
