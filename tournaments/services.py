@@ -16,6 +16,7 @@ from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import F, Max
+from django.utils import formats
 from django.utils.text import Truncator, slugify
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -261,8 +262,34 @@ def tournament_create(
     tournament_options_clean(options)
     tournament = Tournament(club=club, name=name, date=date, seed=new_seed(), **options)
     tournament.full_clean()
+    tournament_date_check(tournament.date)
     tournament.save()
     return tournament
+
+
+# The dates a tournament may have: a club may enter its past tournaments from their paper
+# sheets, not a year 1 or 9999 typed by mistake (which would lead every player's rating history).
+FIRST_TOURNAMENT_YEAR = 1950
+YEARS_AHEAD = 10
+
+
+def tournament_date_check(date: datetime.date) -> None:
+    """ValidationError({"date": ...}) for a date no tournament has: before 1950 or more than ten
+    years ahead."""
+    today = datetime.date.today()
+    last = today.replace(year=today.year + YEARS_AHEAD, day=min(today.day, 28))
+    if not datetime.date(FIRST_TOURNAMENT_YEAR, 1, 1) <= date <= last:
+        raise ValidationError(
+            {
+                "date": _("A tournament's date is between %(first)s and %(last)s.")
+                % {
+                    "first": formats.date_format(
+                        datetime.date(FIRST_TOURNAMENT_YEAR, 1, 1), "SHORT_DATE_FORMAT"
+                    ),
+                    "last": formats.date_format(last, "SHORT_DATE_FORMAT"),
+                }
+            }
+        )
 
 
 @transaction.atomic
@@ -291,6 +318,7 @@ def tournament_update(*, actor: User, tournament: Tournament, **changes: Any) ->
                     % {"n": drawn}
                 }
             )
+    date_before = tournament.date
     current = {f: getattr(tournament, f) for f in EDITABLE_FIELDS}
     current.update(changes)
     cleaned = tournament_options_clean({f: current[f] for f in OPTION_FIELDS})
@@ -301,6 +329,8 @@ def tournament_update(*, actor: User, tournament: Tournament, **changes: Any) ->
     if "name" in changes and not " ".join(str(changes["name"]).split()):
         raise ValidationError({"name": _("A tournament needs a name.")})
     tournament.full_clean()
+    if tournament.date != date_before:
+        tournament_date_check(tournament.date)
     tournament.save()
     return tournament
 
