@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
+from django import forms
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.urls import reverse
@@ -693,3 +694,20 @@ def test_a_ukrainian_date_is_written_without_a_leading_zero():
     with translation.override("uk"):
         assert formats.date_format(datetime.date(2026, 12, 1)) == "1 грудня 2026 р."
         assert formats.date_format(datetime.date(2026, 3, 9), "MONTH_DAY_FORMAT") == "9 березня"
+
+
+def test_djangos_own_form_messages_read_as_correct_ukrainian():
+    def refusal(field, value):
+        with translation.override("uk"):
+            with pytest.raises(ValidationError) as refused:
+                field.clean(value)
+            return refused.value.messages[0]
+
+    choice = refusal(forms.ChoiceField(choices=[("a", "A")]), "zz")
+    digits = refusal(forms.DecimalField(max_digits=7, decimal_places=2), "123456789")
+    places = refusal(forms.DecimalField(max_digits=7, decimal_places=2), "1.234")
+
+    # Django's catalogue has "Зробить" (for "Зробіть") and "цифер" (for "цифр").
+    assert choice.startswith("Виберіть один із запропонованих варіантів")
+    assert digits == "Тут може бути щонайбільше 7 цифр."
+    assert places == "Після коми може бути щонайбільше 2 цифри."
