@@ -48,11 +48,11 @@ class DirectorForm(forms.Form):
 # The metrics a tournament may rank by, in the registry's order (standings.ranking).
 RANKING_METRICS = [metric for metric in METRIC_REGISTRY.values() if metric.ranks]
 PRECEDENCE_SLOTS = len(RANKING_METRICS)
-# The bid_cap values (rules.options.BID_CAPS) with what they mean; the value stays in front,
-# as the help text and RULES.md name it.
+# The bid_cap values (rules.options.BID_CAPS) in words, for the form and the public rules (the
+# values themselves, held_marriages and none, are the API's and RULES.md's).
 BID_CAP_LABELS = {
-    "held_marriages": _("held_marriages: up to 120 plus the marriages held"),
-    "none": _("none: no cap"),
+    "held_marriages": _("Up to 120, plus the marriages held"),
+    "none": _("No cap"),
 }
 TABLE_SIZES = (3, 4)
 
@@ -79,8 +79,8 @@ RULE_OPTIONS: dict[str, dict[str, Any]] = {
     "bid_cap": {
         "label": _("Bid cap"),
         "help": _(
-            "held_marriages: without a marriage nobody bids above 120, with marriages up to 120 "
-            "plus their values. none: no cap."
+            "Without a marriage nobody bids above 120; with marriages, up to 120 plus their "
+            "values. Or no cap at all."
         ),
     },
     "concede_bonus": {
