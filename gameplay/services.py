@@ -57,6 +57,10 @@ logger = logging.getLogger(__name__)
 PRACTICE_BOT_LEVEL = "easy"
 PRACTICE_PLAYERS = (3, 4)
 BOT_LEVEL_NAMES = set(BotLevel.values)
+# The bots a guest (nobody signed in) may practise against. A hard bot searches for up to a
+# second of the server's processor per decision, three of them after each move at a table of
+# four: that is for the club's players, not for any visitor's browser to claim at will.
+GUEST_BOT_LEVELS = (BotLevel.EASY.value, BotLevel.NORMAL.value)
 # Logged (WARNING) for each bot decision its safety deadline cut short: the search answered with
 # what it had, so the bot played below its level; many of them say the workers are too few for
 # the tables (docs/deployment.md). bench/live.py counts them.
@@ -156,6 +160,11 @@ def practice_game_start(
         raise ValidationError(_("A practice game is for 3 or 4 players."), code="players")
     if bot_level not in BOT_LEVEL_NAMES:
         raise ValidationError(_("Unknown bot level %(level)s.") % {"level": bot_level})
+    if guest is not None and bot_level not in GUEST_BOT_LEVELS:
+        raise ValidationError(
+            _("The hard bots are for the club's players: sign in to practise against them."),
+            code="bot_level",
+        )
     address_key = _address_key(address) if guest is not None else ""
     _check_practice_limits(user, address_key)
     previous = practice_games_of(user).order_by("-created_at", "-id").first()

@@ -330,7 +330,29 @@ def test_the_home_page_form_has_defaults_so_one_click_starts():
     assert f'action="{reverse("practice-start")}"' in page
     assert 'name="players" value="3" id="practice-players_0" checked' in page
     assert 'name="bot_level" value="easy" id="practice-bot_level_0" checked' in page
-    assert 'value="4"' in page and 'value="hard"' in page
+    assert 'value="4"' in page and 'value="normal"' in page
+
+
+def test_the_hard_bots_are_for_signed_in_players_not_guests():
+    # A guest is offered the easy and normal bots, and told why not the hard ones.
+    guest = Client()
+    offer = guest.get(reverse("practice-start")).content.decode()
+    assert 'value="normal"' in offer and 'value="hard"' not in offer
+    assert "sign in to practise against them" in offer
+    refused = guest.post(reverse("practice-start"), {"players": "4", "bot_level": "hard"})
+    assert refused.status_code == 400 and not LiveGame.objects.exists()
+    with pytest.raises(ValidationError, match="sign in to practise"):
+        services.practice_game_start(user=GUEST_A, players=4, bot_level="hard")
+
+    # A player of the club signed in may.
+    player = Client()
+    player.force_login(UserFactory())
+    assert 'value="hard"' in player.get(reverse("practice-start")).content.decode()
+    started = player.post(reverse("practice-start"), {"players": "4", "bot_level": "hard"})
+    assert started.status_code == 302
+    assert set(
+        LiveGame.objects.get().seats.exclude(bot_level="").values_list("bot_level", flat=True)
+    ) == {"hard"}
 
 
 def test_the_form_starts_the_game_chosen():

@@ -6,7 +6,7 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from gameplay.services import PRACTICE_BOT_LEVEL, PRACTICE_PLAYERS
+from gameplay.services import GUEST_BOT_LEVELS, PRACTICE_BOT_LEVEL, PRACTICE_PLAYERS
 from tournaments.models import BotLevel
 
 
@@ -28,10 +28,16 @@ class PracticeForm(forms.Form):
         widget=forms.RadioSelect,
     )
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args, guest: bool = False, **kwargs):
         kwargs.setdefault("label_suffix", "")
         kwargs.setdefault("auto_id", "practice-%s")
         super().__init__(*args, **kwargs)
+        # A guest is offered the levels he may play (gameplay.services.GUEST_BOT_LEVELS).
+        self.guest = guest
+        if guest:
+            self.fields["bot_level"].choices = [
+                (value, label) for value, label in BotLevel.choices if value in GUEST_BOT_LEVELS
+            ]
 
     def clean_bot_level(self) -> str:
         # A form posted without the field (the table page's "play again") takes the default.

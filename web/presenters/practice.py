@@ -16,6 +16,6 @@ def practice_offer(
     last start was refused, if it was."""
     return {
         "continue_game": selectors.practice_game_to_continue(viewer),
-        "form": form if form is not None else PracticeForm(),
+        "form": form if form is not None else PracticeForm(guest=not viewer.is_authenticated),
         "refusal": refusal,
     }

@@ -33,7 +33,7 @@ def practice_start(request: HttpRequest) -> HttpResponse:
     viewer = selectors.viewer_of(request.user, request.session)
     if request.method != "POST":
         return render(request, "gameplay/practice.html", {"practice": practice_offer(viewer)})
-    form = PracticeForm(request.POST)
+    form = PracticeForm(request.POST, guest=not viewer.is_authenticated)
     if not form.is_valid():
         context = {"practice": practice_offer(viewer, form=form)}
         return render(request, "gameplay/practice.html", context, status=400)
