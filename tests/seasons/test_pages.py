@@ -54,7 +54,7 @@ def test_the_season_page_ranks_the_players_of_its_public_tournaments(
     assert "Each tournament gives its tournament points." in page
     # The table's columns are headed by the tournaments' names, their dates in the titles.
     head = page.split("<thead>", 1)[1].split("</thead>", 1)[0]
-    assert 'title="February cup (02/01/2026)">February cup</abbr>' in head
+    assert 'title="February cup (1 Feb 2026)">February cup</abbr>' in head
 
 
 def test_the_season_csv_has_a_line_per_player_and_a_column_per_public_tournament(

@@ -651,8 +651,8 @@ def test_two_club_players_of_one_name_must_be_registered_apart(desk, club, tourn
         ({"rounds_planned": "0"}, "A tournament has from 1 to 60 rounds."),
         ({"name": "   "}, "This field is required."),
         ({"date": "31.02.2026"}, "Enter a valid date."),
-        ({"date": "0001-01-01"}, "A tournament's date is between 01/01/1950 and "),
-        ({"date": "9999-12-31"}, "A tournament's date is between 01/01/1950 and "),
+        ({"date": "0001-01-01"}, "A tournament's date is between 1 Jan 1950 and "),
+        ({"date": "9999-12-31"}, "A tournament's date is between 1 Jan 1950 and "),
     ],
 )
 def test_bad_settings_show_the_form_again_with_the_services_message(desk, club, changes, message):

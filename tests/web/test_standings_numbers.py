@@ -200,7 +200,7 @@ def test_the_tournament_page_shows_points_per_place_and_the_rule_options(client,
     assert options["Must beat"].value == "on" and options["Must beat"].changed
     assert options["Target"].value == "501" and options["Target"].changed
     assert options["Lowest bid"].value == "40" and not options["Lowest bid"].changed
-    assert options["Bid cap"].value.startswith("held_marriages")
+    assert options["Bid cap"].value.startswith("Up to 120")
     page = response.content.decode()
     assert "Tournament points per place at the table" in page
     # The two that differ are said at once; all of them are a click away.
