@@ -95,9 +95,7 @@ def test_entered_by_names_a_director_who_plays_elsewhere_by_his_full_name(desk, 
     assert "olena_k" not in rows and "Гравець іншого клубу" not in rows
 
 
-def test_entered_by_names_a_director_without_a_full_name_director_not_by_login(
-    client, club, table
-):
+def test_entered_by_names_a_director_without_a_full_name_director_not_by_login(client, club, table):
     director = UserFactory(username="desk2")
     club.directors.add(director)
     client.force_login(director)
