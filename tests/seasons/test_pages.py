@@ -214,3 +214,40 @@ def test_the_rating_chart_writes_a_date_once_for_two_tournaments_of_that_day():
     assert len(labels) == 2 and len(set(labels)) == 2
     assert [tick.position for tick in chart.x_ticks] == [chart.points[0].x, chart.points[2].x]
     assert len(chart.points) == 3  # every tournament keeps its point
+
+
+# A date of ten characters under the chart measures 81 of the chart's units in Chromium.
+DATE_LABEL_WIDTH = 81
+
+
+def label_extent(tick) -> tuple[float, float]:
+    x = float(tick.position)
+    if tick.anchor == "start":
+        return x, x + DATE_LABEL_WIDTH
+    if tick.anchor == "end":
+        return x - DATE_LABEL_WIDTH, x
+    return x - DATE_LABEL_WIDTH / 2, x + DATE_LABEL_WIDTH / 2
+
+
+@pytest.mark.parametrize("count", [2, 3, 5, 6, 7, 12, 30])
+def test_the_rating_chart_dates_never_overlap_and_keep_the_first_and_the_last(count):
+    history = [
+        RatingChartPoint(
+            date=datetime.date(2026, 1, 4) + datetime.timedelta(weeks=number),
+            tournament_id=number,
+            tournament_name=f"Cup {number}",
+            rating=float(number % 4),
+            sigma=2.0,
+        )
+        for number in range(count)
+    ]
+
+    chart = rating_chart(history)
+
+    ticks = chart.x_ticks
+    assert ticks[0].position == chart.points[0].x and ticks[-1].position == chart.points[-1].x
+    extents = [label_extent(tick) for tick in ticks]
+    for earlier, later in zip(extents, extents[1:], strict=False):
+        assert later[0] > earlier[1], [tick.label for tick in ticks]
+    assert all(chart.left <= start and end <= chart.right for start, end in extents)
+    assert len(ticks) >= min(count, 3)  # not thinned to nothing

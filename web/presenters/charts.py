@@ -21,6 +21,9 @@ class ChartPoint:
 class Tick:
     position: str
     label: str
+    # How the label sits on its position (SVG text-anchor): "start" for one at the left edge of
+    # the plot, "end" at the right edge, so that it stays inside the drawing.
+    anchor: str = "middle"
 
 
 @dataclass(frozen=True, slots=True)

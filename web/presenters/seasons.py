@@ -172,13 +172,16 @@ def rating_chart(history: list) -> ProgressChart | None:
     while value <= high + step / 2:
         y_ticks.append(Tick(f"{y_of(value):.1f}", number_text(value, 1)))
         value += step
-    every = max(1, -(-count // 6))
-    x_ticks: list[Tick] = []
+    # Two tournaments of one day share their date: it is written once, under the first.
+    dated: list[tuple[float, str]] = []
     for index, point in enumerate(history):
         label = formats.date_format(point.date, "SHORT_DATE_FORMAT")
-        # Two tournaments of one day share their date: it is written once, under the first.
-        if index % every == 0 and (not x_ticks or x_ticks[-1].label != label):
-            x_ticks.append(Tick(f"{x_of(index):.1f}", label))
+        if not dated or dated[-1][1] != label:
+            dated.append((x_of(index), label))
+    x_ticks = [
+        Tick(f"{x:.1f}", label, anchor)
+        for x, label, anchor in date_ticks(dated, left=left, right=right)
+    ]
     return ProgressChart(
         width=width,
         height=height,
@@ -191,6 +194,64 @@ def rating_chart(history: list) -> ProgressChart | None:
         x_ticks=x_ticks,
         y_ticks=y_ticks,
     )
+
+
+# A chart label's width per character, in the chart's units (its font is 14 units high): a date
+# of ten characters measures 81 in Chromium's sans-serif; the estimate errs on the wide side.
+LABEL_WIDTH_PER_CHARACTER = 0.62 * 14
+# The least room left between two labels, so that two dates never read as one.
+LABEL_GAP = 10
+
+
+def date_ticks(
+    dated: list[tuple[float, str]], *, left: float, right: float
+) -> list[tuple[float, str, str]]:
+    """The dates to write under the chart: (position, label, text-anchor) of an evenly spaced
+    choice of `dated` (positions left to right) whose labels do not overlap, the first and the
+    last kept (the last one unless only one fits)."""
+
+    def width(label: str) -> float:
+        return len(label) * LABEL_WIDTH_PER_CHARACTER
+
+    def extent(x: float, label: str, anchor: str) -> tuple[float, float]:
+        if anchor == "start":
+            return x, x + width(label)
+        if anchor == "end":
+            return x - width(label), x
+        return x - width(label) / 2, x + width(label) / 2
+
+    def anchored(chosen: list[int]) -> list[tuple[float, str, str]]:
+        # Centred under its point, unless that would take it past the plot's edge.
+        ticks = []
+        for x, label in (dated[index] for index in chosen):
+            anchor = "middle"
+            if x - width(label) / 2 < left:
+                anchor = "start"
+            elif x + width(label) / 2 > right:
+                anchor = "end"
+            ticks.append((x, label, anchor))
+        return ticks
+
+    def apart(ticks: list[tuple[float, str, str]]) -> bool:
+        ends = [extent(*tick) for tick in ticks]
+        return all(
+            later[0] - earlier[1] >= LABEL_GAP
+            for earlier, later in zip(ends, ends[1:], strict=False)
+        )
+
+    if not dated:
+        return []
+    last = len(dated) - 1
+    for every in range(1, len(dated) + 1):
+        chosen = list(range(0, last + 1, every))
+        if chosen[-1] != last:
+            chosen.append(last)
+        # The last date takes the place of the regular ones it would overlap.
+        while len(chosen) > 2 and not apart(anchored(chosen[-2:])):
+            del chosen[-2]
+        if apart(anchored(chosen)):
+            return anchored(chosen)
+    return anchored([0])
 
 
 def rating_text(mu: float, sigma: float) -> str:
