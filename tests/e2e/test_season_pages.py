@@ -1,6 +1,7 @@
 """A club's season on a phone, as a player opens it from the wall's link: the season table, then
 his profile across tournaments with its rating chart. At 360x740 in English and Ukrainian:
-nothing wider than the screen, the chart's dates inside the chart.
+nothing wider than the screen (the season table scrolls in its box, no column hidden, the name in
+view), the chart's dates inside the chart, each tournament's rank and points on the screen.
 
 Locators use ids, hrefs and classes, never translated text.
 """
@@ -86,6 +87,18 @@ def test_a_player_finds_himself_in_the_season_and_opens_his_profile_on_a_phone(
     expect(link).to_be_visible()
     assert page.locator("table tbody tr").count() >= len(players)
     assert page_fits(page)
+    # No column is hidden on a phone: the table scrolls sideways in its box, and the player's
+    # name stays in view at its far right.
+    hidden = page.evaluate(
+        """() => [...document.querySelectorAll("table.standings th, table.standings td")]
+            .filter((cell) => getComputedStyle(cell).display === "none").length"""
+    )
+    assert hidden == 0
+    wrap = page.locator(".table-wrap").first
+    expect(wrap).to_have_attribute("tabindex", "0")
+    wrap.evaluate("(box) => { box.scrollLeft = box.scrollWidth; }")
+    name = page.locator("table.standings tbody th[scope=row]").first.bounding_box()
+    assert name["x"] >= 0 and name["x"] + name["width"] <= PHONE["width"]
     screenshot(page, f"season-{language}-table-phone")
 
     link.click()
@@ -104,4 +117,9 @@ def test_a_player_finds_himself_in_the_season_and_opens_his_profile_on_a_phone(
         }"""
     )
     assert outside == 0
+    # Each tournament's rank and points are on the screen, not cut off at its right edge.
+    cells = page.locator("table.career td.rank, table.career td.points")
+    assert cells.count() == 2 * 2
+    for box in (cells.nth(index).bounding_box() for index in range(cells.count())):
+        assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
     screenshot(page, f"season-{language}-profile-phone")

@@ -20,7 +20,6 @@ from web.presenters.charts import ChartPoint, ProgressChart, Tick, tick_step
 from web.presenters.numbers import NO_FIGURE, decimals, number_text
 from web.presenters.standings import Cell, Column, StandingLine, StandingsTable
 
-COLUMNS_ON_A_PHONE = 2
 # How much of a tournament's name heads its column in the season table.
 TOURNAMENT_HEAD_CHARACTERS = 16
 
@@ -33,16 +32,18 @@ def season_columns(season: Season) -> list[Column]:
         metric = SEASON_METRIC_REGISTRY.get(key)
         if metric is not None and metric.shown and key not in keys:
             keys.append(key)
-    columns = []
-    for index, key in enumerate(keys):
-        metric = SEASON_METRIC_REGISTRY[key]
-        extra = index == 0 or index > COLUMNS_ON_A_PHONE
-        columns.append(
-            Column(
-                key, translate(metric.short), translate(metric.description), metric.places, extra
-            )
+    # None is hidden on a phone: the table scrolls sideways in its box instead, the player's
+    # name kept in view (public.css), since every column is needed to read the season.
+    return [
+        Column(
+            key,
+            translate(SEASON_METRIC_REGISTRY[key].short),
+            translate(SEASON_METRIC_REGISTRY[key].description),
+            SEASON_METRIC_REGISTRY[key].places,
+            False,
         )
-    return columns
+        for key in keys
+    ]
 
 
 def _value(key: str, row: dict[str, Any]) -> Any:
@@ -73,7 +74,7 @@ def season_table(
         # tournaments of one day are told apart.
         name = Truncator(tournament["name"]).chars(TOURNAMENT_HEAD_CHARACTERS)
         title = f"{tournament['name']} ({date})"
-        columns.append(Column(f"t{tournament['id']}", name, title, 2, True))
+        columns.append(Column(f"t{tournament['id']}", name, title, 2, False))
         cells = []
         for row in shown:
             result = row["results"][index] if index < len(row["results"]) else None
