@@ -4,6 +4,7 @@ what they show, and that nothing of a private tournament appears on them."""
 from __future__ import annotations
 
 import datetime
+import re
 
 import pytest
 from django.urls import reverse
@@ -251,3 +252,34 @@ def test_the_rating_chart_dates_never_overlap_and_keep_the_first_and_the_last(co
         assert later[0] > earlier[1], [tick.label for tick in ticks]
     assert all(chart.left <= start and end <= chart.right for start, end in extents)
     assert len(ticks) >= min(count, 3)  # not thinned to nothing
+
+
+def head_labels(page: str) -> list[str]:
+    head = page.split("<thead>", 1)[1].split("</thead>", 1)[0]
+    return re.findall(r'<abbr title="[^"]*">([^<]*)</abbr>', head)
+
+
+@pytest.mark.parametrize(
+    ("precedence", "labels"),
+    [
+        (None, ["Points", "Wins", "Best", "Played"]),
+        (["tournaments_played", "all_points", "random"], ["Played", "All pts.", "Points"]),
+    ],
+)
+def test_the_season_table_shows_its_criteria_in_their_order_and_says_what_they_are(
+    client, director, season, played, precedence, labels
+):
+    if precedence is not None:
+        services.season_update(actor=director, season=season, precedence=precedence)
+        services.season_standings_recompute(season_id=season.pk)
+
+    page = text_of(client.get(reverse("public-season", args=[season.pk])))
+
+    # The criteria first, in the order they rank by: the first that differs says why.
+    assert head_labels(page)[: len(labels)] == labels
+    legend = page.split('<dl class="column-legend">', 1)[1].split("</dl>", 1)[0]
+    assert re.findall(r"<dt>([^<]*)</dt>", legend) == labels
+    if precedence is None:
+        assert "<dd>Tournaments won (first place, shared or not)</dd>" in legend
+        assert "<dd>Best final rank in a tournament of the season</dd>" in legend
+    assert "February cup" not in legend  # the tournaments are listed under the table

@@ -25,10 +25,11 @@ TOURNAMENT_HEAD_CHARACTERS = 16
 
 
 def season_columns(season: Season) -> list[Column]:
-    """Attendance, then the season's ranking metrics in their order, then the season points if
-    the ranking does not use them."""
-    keys = ["tournaments_played"]
-    for key in [*season.precedence, "season_points"]:
+    """The season's ranking criteria in their order, left to right, so that the first column
+    that differs says why one player ranks above another; then the season points and the
+    attendance if the ranking does not use them."""
+    keys: list[str] = []
+    for key in [*season.precedence, "season_points", "tournaments_played"]:
         metric = SEASON_METRIC_REGISTRY.get(key)
         if metric is not None and metric.shown and key not in keys:
             keys.append(key)

@@ -61,6 +61,8 @@ def season_detail(request: HttpRequest, season_id: int) -> HttpResponse:
         "standings": season_table(season, standings),
         "computed_at": standings.computed_at if standings else None,
         "rule_text": season_rule_text(season),
+        # What the heads of the season's own columns mean (the tournaments' are listed below).
+        "criteria": season_columns(season),
         "tournaments": list(selectors.season_tournaments(season)),
         "csv_separators": CSV_SEPARATOR_CHOICES,
         "csv_separator": default_csv_separator(),
