@@ -128,22 +128,34 @@ class SeasonRow:
         return row
 
 
+class SeasonRuleError(ValueError):
+    """A refused season rule: its `Message`, and the rule's field it is about (a SeasonRule
+    field's name), so that a form can show it next to that field."""
+
+    def __init__(self, message: Message, *, field: str) -> None:
+        super().__init__(message)
+        self.field = field
+
+
 def validate_season_rule(rule: SeasonRule) -> SeasonRule:
-    """The rule itself; ValueError with a `Message` naming the problem if it is invalid."""
+    """The rule itself; SeasonRuleError (a ValueError) with a `Message` naming the problem and
+    the field it is about if it is invalid."""
     if rule.scoring not in SCORINGS:
-        raise ValueError(
+        raise SeasonRuleError(
             Message(
                 _("unknown season scoring %(scoring)s; the scorings are %(scorings)s"),
                 scoring=repr(rule.scoring),
                 scorings=", ".join(SCORINGS),
-            )
+            ),
+            field="scoring",
         )
     count = rule.best_count
     if count is not None and (
         isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= MAX_BEST_COUNT
     ):
-        raise ValueError(
-            Message(_("the number of best tournaments is from 1 to %(most)s"), most=MAX_BEST_COUNT)
+        raise SeasonRuleError(
+            Message(_("the number of best tournaments is from 1 to %(most)s"), most=MAX_BEST_COUNT),
+            field="best_count",
         )
     points = tuple(rule.placement_points)
     if not 1 <= len(points) <= MAX_PLACEMENT_VALUES or not all(
@@ -152,28 +164,35 @@ def validate_season_rule(rule: SeasonRule) -> SeasonRule:
         and 0 <= value <= MAX_SEASON_POINTS
         for value in points
     ):
-        raise ValueError(
+        raise SeasonRuleError(
             Message(
                 _("season placement points are 1 to %(count)s numbers, each from 0 to %(most)s"),
                 count=MAX_PLACEMENT_VALUES,
                 most=MAX_SEASON_POINTS,
-            )
+            ),
+            field="placement_points",
         )
     if any(later > earlier for earlier, later in zip(points, points[1:], strict=False)):
-        raise ValueError(Message(_("season placement points may not grow with the rank")))
+        raise SeasonRuleError(
+            Message(_("season placement points may not grow with the rank")),
+            field="placement_points",
+        )
     validate_season_precedence(rule.precedence)
     return rule
 
 
 def validate_season_precedence(precedence: Sequence[str]) -> tuple[str, ...]:
+    def refused(message: Message) -> SeasonRuleError:
+        return SeasonRuleError(message, field="precedence")
+
     if isinstance(precedence, str):
-        raise ValueError(Message(_("the precedence is a list of metric names, not one name")))
+        raise refused(Message(_("the precedence is a list of metric names, not one name")))
     names = tuple(precedence)
     if not names:
-        raise ValueError(Message(_("the precedence needs at least one metric")))
+        raise refused(Message(_("the precedence needs at least one metric")))
     for name in names:
         if name not in SEASON_METRICS:
-            raise ValueError(
+            raise refused(
                 Message(
                     _("unknown standings metric %(metric)s; the metrics are %(metrics)s"),
                     metric=repr(name),
@@ -181,13 +200,11 @@ def validate_season_precedence(precedence: Sequence[str]) -> tuple[str, ...]:
                 )
             )
         if names.count(name) > 1:
-            raise ValueError(
+            raise refused(
                 Message(_("metric %(metric)s appears twice in the precedence"), metric=repr(name))
             )
     if "random" in names and names[-1] != "random":
-        raise ValueError(
-            Message(_("'random' settles every tie, so it can only be the last metric"))
-        )
+        raise refused(Message(_("'random' settles every tie, so it can only be the last metric")))
     return names
 
 

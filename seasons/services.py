@@ -20,7 +20,7 @@ from django.utils.translation import gettext as _
 
 from core.i18n import error_text
 from ratings.rating import recompute_ratings
-from ratings.season import SeasonRule, compute_season, validate_season_rule
+from ratings.season import SeasonRule, SeasonRuleError, compute_season, validate_season_rule
 from seasons import selectors
 from seasons.models import PlayerRating, RatingPoint, Season, SeasonStandings
 from tournaments.models import Club, Player, Tournament
@@ -56,8 +56,8 @@ def _season_clean(
         raise ValidationError({"ends_on": _("A season lasts at most three years.")})
     try:
         validate_season_rule(rule)
-    except ValueError as error:
-        raise ValidationError({"precedence": error_text(error)}) from None
+    except SeasonRuleError as error:
+        raise ValidationError({error.field: error_text(error)}) from None
     taken = Season.objects.filter(club=club, name=name)
     if season is not None:
         taken = taken.exclude(pk=season.pk)

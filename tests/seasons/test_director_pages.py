@@ -6,10 +6,13 @@ from __future__ import annotations
 import datetime
 
 import pytest
+from django.core.exceptions import ValidationError
 from django.urls import reverse
 
 from seasons.models import Season
 from tests.factories import TournamentFactory
+from tournaments.models import Club
+from web.forms.seasons import SeasonForm
 
 pytestmark = pytest.mark.django_db
 
@@ -120,3 +123,56 @@ def test_another_clubs_director_may_not_open_the_season(client, director, club):
 
     assert client.get(reverse("director-season", args=[season.pk])).status_code == 403
     assert client.post(reverse("director-season", args=[season.pk]), rule_data()).status_code == 403
+
+
+@pytest.mark.parametrize(
+    ("changes", "field", "message"),
+    [
+        (
+            {"precedence_2": "season_points"},
+            "precedence_2",
+            "Season points is criterion 1 already: choose each criterion once.",
+        ),
+        (
+            {"precedence_1": "", "precedence_2": ""},
+            "precedence_1",
+            "Choose at least one criterion.",
+        ),
+        (
+            {"precedence_1": "random"},
+            "precedence_1",
+            "A random draw settles every tie, so it can only be the last criterion.",
+        ),
+        ({"placement_points": "nan"}, "placement_points", "Give numbers separated by spaces"),
+        ({"placement_points": "10 inf"}, "placement_points", "Give numbers separated by spaces"),
+        ({"placement_points": "10 -1"}, "placement_points", "Each number is from 0 to 10000."),
+        ({"placement_points": "1e308"}, "placement_points", "Each number is from 0 to 10000."),
+        ({"placement_points": "5 10"}, "placement_points", "may not get more points than"),
+    ],
+)
+def test_a_bad_rule_is_shown_at_its_field_in_the_forms_words(
+    client, director, club, changes, field, message
+):
+    client.force_login(director)
+
+    response = client.post(reverse("director-seasons"), rule_data(**changes))
+
+    assert response.status_code == 400
+    form = response.context["form"]
+    assert not form.non_field_errors()
+    assert any(message in error for error in form.errors[field]), form.errors
+    page = response.content.decode()
+    errors = page.split(f'id="id_{field}_errors"', 1)[1].split("</div>", 1)[0]
+    assert message in errors.replace("&#x27;", "'")
+    assert "season_points" not in errors and "precedence" not in errors
+    assert not Season.objects.exists()
+
+
+def test_a_rule_the_service_refuses_is_shown_at_its_field(director, club):
+    form = SeasonForm(rule_data(), clubs=Club.objects.filter(pk=club.pk))
+    assert form.is_valid(), form.errors
+    form.add_service_error(ValidationError({"precedence": "bad", "placement_points": "worse"}))
+
+    assert form.errors["precedence_1"] == ["bad"]
+    assert form.errors["placement_points"] == ["worse"]
+    assert not form.non_field_errors()

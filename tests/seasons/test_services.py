@@ -127,8 +127,8 @@ def test_only_a_director_of_the_club_writes_seasons(director, club):
         ({"name": "  "}, "name"),
         ({"ends_on": datetime.date(2025, 12, 31)}, "ends_on"),
         ({"ends_on": datetime.date(2030, 1, 1)}, "ends_on"),
-        ({"best_count": 0}, "precedence"),
-        ({"placement_points": [1, 5]}, "precedence"),
+        ({"best_count": 0}, "best_count"),
+        ({"placement_points": [1, 5]}, "placement_points"),
         ({"precedence": ["random", "season_points"]}, "precedence"),
     ],
 )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import re
 from typing import Any
 
@@ -11,8 +12,14 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
 from core.i18n import translate
-from ratings.season import MAX_BEST_COUNT, MAX_PLACEMENT_VALUES, SEASON_METRIC_REGISTRY
+from ratings.season import (
+    MAX_BEST_COUNT,
+    MAX_PLACEMENT_VALUES,
+    MAX_SEASON_POINTS,
+    SEASON_METRIC_REGISTRY,
+)
 from seasons.models import Season
+from standings.ranking import RANDOM_DRAW
 from tournaments.models import Club, Tournament
 from web.forms.director import DirectorForm
 
@@ -108,14 +115,54 @@ class SeasonForm(DirectorForm):
         try:
             values = [float(part) for part in parts]
         except ValueError:
-            raise ValidationError(
-                _("Give numbers separated by spaces, such as 25 18 15.")
-            ) from None
+            values = [math.nan]
+        if not all(math.isfinite(value) for value in values):  # "nan" and "inf" read as floats
+            raise ValidationError(_("Give numbers separated by spaces, such as 25 18 15."))
         if not 1 <= len(values) <= MAX_PLACEMENT_VALUES:
             raise ValidationError(
                 _("Give from 1 to %(count)d numbers.") % {"count": MAX_PLACEMENT_VALUES}
             )
+        if not all(0 <= value <= MAX_SEASON_POINTS for value in values):
+            raise ValidationError(
+                _("Each number is from 0 to %(most)s.") % {"most": MAX_SEASON_POINTS}
+            )
+        if any(later > earlier for earlier, later in zip(values, values[1:], strict=False)):
+            raise ValidationError(
+                _("A rank may not get more points than the rank before it: the winner's first.")
+            )
         return values
+
+    def clean(self) -> dict[str, Any]:
+        """The criteria as the form names them: each chosen once, the random draw last."""
+        cleaned = super().clean()
+        chosen = [
+            (slot, cleaned[f"precedence_{slot}"])
+            for slot in range(1, PRECEDENCE_SLOTS + 1)
+            if cleaned.get(f"precedence_{slot}")
+        ]
+        if not chosen and not any(
+            f"precedence_{slot}" in self.errors for slot in range(1, PRECEDENCE_SLOTS + 1)
+        ):
+            self.add_error("precedence_1", _("Choose at least one criterion."))
+        first_slot: dict[str, int] = {}
+        for slot, key in chosen:
+            if key in first_slot:
+                self.add_error(
+                    f"precedence_{slot}",
+                    _("%(criterion)s is criterion %(n)d already: choose each criterion once.")
+                    % {
+                        "criterion": translate(SEASON_METRIC_REGISTRY[key].name),
+                        "n": first_slot[key],
+                    },
+                )
+            else:
+                first_slot[key] = slot
+            if key == RANDOM_DRAW.key and (slot, key) != chosen[-1]:
+                self.add_error(
+                    f"precedence_{slot}",
+                    _("A random draw settles every tie, so it can only be the last criterion."),
+                )
+        return cleaned
 
     def precedence_fields(self):
         return [self[f"precedence_{slot}"] for slot in range(1, PRECEDENCE_SLOTS + 1)]
@@ -144,7 +191,9 @@ class SeasonForm(DirectorForm):
         if not hasattr(error, "error_dict"):
             self.add_error(None, error)
             return
+        # The service names the rule's fields; the form shows the precedence as its criteria.
+        aliases = {"precedence": "precedence_1"}
         for field, messages in error.message_dict.items():
-            target = field if field in self.fields else None
+            target = aliases.get(field, field)
             for message in messages:
-                self.add_error(target, message)
+                self.add_error(target if target in self.fields else None, message)
