@@ -15,7 +15,7 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.utils import timezone
+from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 
 from core.i18n import error_text
@@ -34,6 +34,10 @@ MAX_SEASON_DAYS = 3 * 366
 
 
 # ----------------------------------------------------------------------------- seasons
+def _short_date(day: datetime.date) -> str:
+    return formats.date_format(day, "SHORT_DATE_FORMAT")
+
+
 def _season_clean(
     *,
     club: Club,
@@ -158,7 +162,19 @@ def tournament_season_set(
             raise ValidationError({"season": _("The season is another club's.")})
         if not season.starts_on <= tournament.date <= season.ends_on:
             raise ValidationError(
-                {"season": _("The tournament's date is outside the season's dates.")}
+                {
+                    "season": _(
+                        "%(tournament)s (%(date)s) is outside the dates of %(season)s "
+                        "(%(start)s to %(end)s)."
+                    )
+                    % {
+                        "tournament": tournament.name,
+                        "date": _short_date(tournament.date),
+                        "season": season.name,
+                        "start": _short_date(season.starts_on),
+                        "end": _short_date(season.ends_on),
+                    }
+                }
             )
     previous = tournament.season_id
     tournament.season = season

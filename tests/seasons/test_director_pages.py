@@ -75,6 +75,51 @@ def test_ticking_a_tournament_of_another_season_says_it_moves_it(client, directo
     assert list(spring.tournaments.all()) == [cup] and not winter.tournaments.exists()
 
 
+def test_the_form_offers_the_tournaments_within_the_seasons_dates_and_those_in_it(
+    client, director, club
+):
+    client.force_login(director)
+    client.post(reverse("director-seasons"), rule_data())
+    season = Season.objects.get()
+    inside = TournamentFactory(club=club, name="March Cup", date=datetime.date(2026, 3, 1))
+    ancient = TournamentFactory(club=club, name="Typo Cup", date=datetime.date(1, 1, 1))
+    future = TournamentFactory(club=club, name="Far Cup", date=datetime.date(9999, 12, 31))
+    autumn = TournamentFactory(club=club, name="Autumn Cup", date=datetime.date(2026, 9, 1))
+
+    form = client.get(reverse("director-season", args=[season.pk])).context["form"]
+
+    assert list(form.fields["tournaments"].queryset) == [inside]
+    refused = client.post(
+        reverse("director-season", args=[season.pk]),
+        rule_data(tournaments=[inside.pk, ancient.pk, future.pk, autumn.pk]),
+    )
+    assert refused.status_code == 400 and not season.tournaments.exists()
+
+
+def test_every_tournament_that_cannot_join_is_named(client, director, club):
+    client.force_login(director)
+    client.post(reverse("director-seasons"), rule_data())
+    season = Season.objects.get()
+    march = TournamentFactory(club=club, name="March Cup", date=datetime.date(2026, 3, 1))
+    may = TournamentFactory(club=club, name="May Cup", date=datetime.date(2026, 5, 1))
+    june = TournamentFactory(club=club, name="June Cup", date=datetime.date(2026, 6, 1))
+
+    # The last day moves to April while March, May and June are ticked: May and June are named.
+    refused = client.post(
+        reverse("director-season", args=[season.pk]),
+        rule_data(ends_on="2026-04-30", tournaments=[march.pk, may.pk, june.pk]),
+    )
+
+    assert refused.status_code == 400
+    errors = refused.context["form"].errors["tournaments"]
+    assert errors == [
+        "May Cup (05/01/2026) is outside the dates of Spring (01/01/2026 to 04/30/2026).",
+        "June Cup (06/01/2026) is outside the dates of Spring (01/01/2026 to 04/30/2026).",
+    ]
+    season.refresh_from_db()
+    assert season.ends_on == datetime.date(2026, 6, 30) and not season.tournaments.exists()
+
+
 def test_a_tournament_outside_the_dates_is_refused_with_the_reason(client, director, club):
     client.force_login(director)
     client.post(reverse("director-seasons"), rule_data())
@@ -86,7 +131,7 @@ def test_a_tournament_outside_the_dates_is_refused_with_the_reason(client, direc
     )
 
     assert refused.status_code == 400
-    assert "outside the season" in refused.content.decode()
+    assert refused.context["form"].errors["tournaments"]  # not one to choose
     assert not season.tournaments.exists()
 
 

@@ -8,6 +8,7 @@ from typing import Any
 
 from django import forms
 from django.core.exceptions import ValidationError
+from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
@@ -78,8 +79,11 @@ class SeasonForm(DirectorForm):
         self.season = season
         if season is not None:
             del self.fields["club"]
+            # The club's tournaments that can count in it: those within its dates (and those in
+            # it), not every tournament the club ever had.
             self.fields["tournaments"].queryset = (
                 Tournament.objects.filter(club_id=season.club_id)
+                .filter(Q(date__gte=season.starts_on, date__lte=season.ends_on) | Q(season=season))
                 .select_related("season")
                 .order_by("date", "pk")
             )

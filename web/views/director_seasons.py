@@ -60,7 +60,10 @@ def season_edit(request: HttpRequest, pk: int) -> HttpResponse:
         if form.is_valid():
             try:
                 with transaction.atomic():
-                    services.season_update(actor=request.user, season=season, **form.values())
+                    # The tournaments ticked join the season as saved (its new dates).
+                    saved = services.season_update(
+                        actor=request.user, season=season, **form.values()
+                    )
                     wanted = {t.pk: t for t in form.cleaned_data["tournaments"]}
                     current = {t.pk: t for t in season.tournaments.all()}
                     # Ticked here from another season: the director is told it left that one.
@@ -74,11 +77,18 @@ def season_edit(request: HttpRequest, pk: int) -> HttpResponse:
                             services.tournament_season_set(
                                 actor=request.user, tournament=tournament, season=None
                             )
+                    # Every ticked tournament that cannot join is named, not only the first.
+                    refused = []
                     for pk_, tournament in wanted.items():
                         if pk_ not in current:
-                            services.tournament_season_set(
-                                actor=request.user, tournament=tournament, season=season
-                            )
+                            try:
+                                services.tournament_season_set(
+                                    actor=request.user, tournament=tournament, season=saved
+                                )
+                            except ValidationError as error:
+                                refused += error.messages
+                    if refused:
+                        raise ValidationError({"tournaments": refused})
             except ValidationError as error:
                 form.add_service_error(error)
             else:
