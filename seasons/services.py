@@ -15,8 +15,10 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.db.models import QuerySet
 from django.utils import formats, timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from core.i18n import error_text
 from ratings.rating import recompute_ratings
@@ -34,6 +36,10 @@ MAX_SEASON_DAYS = 3 * 366
 
 
 # ----------------------------------------------------------------------------- seasons
+def _tournament_names(tournaments: QuerySet[Tournament]) -> list[str]:
+    return list(tournaments.order_by("date", "pk").values_list("name", flat=True))
+
+
 def _short_date(day: datetime.date) -> str:
     return formats.date_format(day, "SHORT_DATE_FORMAT")
 
@@ -68,11 +74,24 @@ def _season_clean(
     if taken.exists():
         raise ValidationError({"name": _("The club has a season of that name already.")})
     if season is not None:
-        outside = season.tournaments.exclude(date__gte=starts_on, date__lte=ends_on)
-        if outside.exists():
-            raise ValidationError(
-                {"starts_on": _("Some of the season's tournaments would fall outside its dates.")}
-            )
+        # Said at the day that leaves them out, naming them.
+        outside = {}
+        early = _tournament_names(season.tournaments.filter(date__lt=starts_on))
+        if early:
+            outside["starts_on"] = ngettext(
+                "The tournament %(tournaments)s would fall before the season's first day.",
+                "The tournaments %(tournaments)s would fall before the season's first day.",
+                len(early),
+            ) % {"tournaments": ", ".join(early)}
+        late = _tournament_names(season.tournaments.filter(date__gt=ends_on))
+        if late:
+            outside["ends_on"] = ngettext(
+                "The tournament %(tournaments)s would fall after the season's last day.",
+                "The tournaments %(tournaments)s would fall after the season's last day.",
+                len(late),
+            ) % {"tournaments": ", ".join(late)}
+        if outside:
+            raise ValidationError(outside)
     return name
 
 

@@ -221,3 +221,56 @@ def test_a_rule_the_service_refuses_is_shown_at_its_field(director, club):
     assert form.errors["precedence_1"] == ["bad"]
     assert form.errors["placement_points"] == ["worse"]
     assert not form.non_field_errors()
+
+
+def test_new_dates_and_unticking_the_tournament_they_leave_out_save_at_once(client, director, club):
+    client.force_login(director)
+    client.post(reverse("director-seasons"), rule_data())
+    season = Season.objects.get()
+    march = TournamentFactory(club=club, name="March Cup", date=datetime.date(2026, 3, 1))
+    june = TournamentFactory(club=club, name="June Cup", date=datetime.date(2026, 6, 1))
+    url = reverse("director-season", args=[season.pk])
+    client.post(url, rule_data(tournaments=[march.pk, june.pk]))
+
+    saved = client.post(url, rule_data(ends_on="2026-04-30", tournaments=[march.pk]))
+
+    assert saved.status_code == 302
+    season.refresh_from_db()
+    assert season.ends_on == datetime.date(2026, 4, 30)
+    assert list(season.tournaments.all()) == [march]
+
+
+@pytest.mark.parametrize(
+    ("dates", "field", "message"),
+    [
+        (
+            {"ends_on": "2026-04-30"},
+            "ends_on",
+            "The tournament June Cup would fall after the season's last day.",
+        ),
+        (
+            {"starts_on": "2026-04-01"},
+            "starts_on",
+            "The tournaments March Cup, Spring Cup would fall before the season's first day.",
+        ),
+    ],
+)
+def test_dates_that_leave_out_a_ticked_tournament_say_so_at_that_day(
+    client, director, club, dates, field, message
+):
+    client.force_login(director)
+    client.post(reverse("director-seasons"), rule_data())
+    season = Season.objects.get()
+    cups = [
+        TournamentFactory(club=club, name=name, date=datetime.date(2026, month, 1))
+        for name, month in (("March Cup", 3), ("Spring Cup", 3), ("June Cup", 6))
+    ]
+    url = reverse("director-season", args=[season.pk])
+    client.post(url, rule_data(tournaments=[cup.pk for cup in cups]))
+
+    refused = client.post(url, rule_data(tournaments=[cup.pk for cup in cups], **dates))
+
+    assert refused.status_code == 400
+    errors = refused.context["form"].errors
+    assert errors[field] == [message] and set(errors) == {field}
+    assert season.tournaments.count() == 3

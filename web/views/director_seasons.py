@@ -60,10 +60,6 @@ def season_edit(request: HttpRequest, pk: int) -> HttpResponse:
         if form.is_valid():
             try:
                 with transaction.atomic():
-                    # The tournaments ticked join the season as saved (its new dates).
-                    saved = services.season_update(
-                        actor=request.user, season=season, **form.values()
-                    )
                     wanted = {t.pk: t for t in form.cleaned_data["tournaments"]}
                     current = {t.pk: t for t in season.tournaments.all()}
                     # Ticked here from another season: the director is told it left that one.
@@ -72,11 +68,17 @@ def season_edit(request: HttpRequest, pk: int) -> HttpResponse:
                         for pk_, tournament in wanted.items()
                         if pk_ not in current and tournament.season_id is not None
                     ]
+                    # Unticked first, so that new dates that leave out a tournament unticked
+                    # in the same save are not refused for it.
                     for pk_, tournament in current.items():
                         if pk_ not in wanted:
                             services.tournament_season_set(
                                 actor=request.user, tournament=tournament, season=None
                             )
+                    # The tournaments ticked join the season as saved (its new dates).
+                    saved = services.season_update(
+                        actor=request.user, season=season, **form.values()
+                    )
                     # Every ticked tournament that cannot join is named, not only the first.
                     refused = []
                     for pk_, tournament in wanted.items():
