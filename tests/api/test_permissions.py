@@ -338,6 +338,8 @@ CASES = {
     "season put": Case(
         "PUT", "/api/seasons/{w.season.pk}/", (401, 405, 405, 405, 405), {"name": "Renamed"}
     ),
+    # As a tournament: deleted on the director's pages (after a confirmation), not the API.
+    "season delete": Case("DELETE", "/api/seasons/{w.season.pk}/", (401, 405, 405, 405, 405)),
     "season standings": Case("GET", "/api/seasons/{w.season.pk}/standings/", ALL_200),
     "season tournaments": Case(
         "POST",

@@ -78,6 +78,7 @@ def demo(settings):
             f"/manage/tournaments/{finished.pk}/ranking/print/",
             "/manage/seasons/",
             f"/manage/seasons/{season.pk}/",
+            f"/manage/seasons/{season.pk}/delete/",
         ],
     }
 

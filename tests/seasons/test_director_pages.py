@@ -9,8 +9,9 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.urls import reverse
 
-from seasons.models import Season
-from tests.factories import TournamentFactory
+from seasons import services
+from seasons.models import Season, SeasonStandings
+from tests.factories import ClubFactory, TournamentFactory, UserFactory
 from tournaments.models import Club
 from web.forms.seasons import SeasonForm
 
@@ -157,8 +158,6 @@ def test_a_bad_season_is_a_400_with_the_form_again(client, director, club, chang
 
 
 def test_another_clubs_director_may_not_open_the_season(client, director, club):
-    from tests.factories import ClubFactory, UserFactory
-
     client.force_login(director)
     client.post(reverse("director-seasons"), rule_data())
     season = Season.objects.get()
@@ -274,3 +273,52 @@ def test_dates_that_leave_out_a_ticked_tournament_say_so_at_that_day(
     errors = refused.context["form"].errors
     assert errors[field] == [message] and set(errors) == {field}
     assert season.tournaments.count() == 3
+
+
+def test_a_director_deletes_a_season_after_confirming_and_its_tournaments_stay(
+    client, director, club, play_tournament, django_capture_on_commit_callbacks
+):
+    client.force_login(director)
+    client.post(reverse("director-seasons"), rule_data(name="rnd"))
+    season = Season.objects.get()
+    cup = play_tournament(season=season, date=datetime.date(2026, 3, 1), name="March Cup")
+    with django_capture_on_commit_callbacks(execute=True):
+        services.season_standings_recompute(season_id=season.pk)
+    url = reverse("director-season-delete", args=[season.pk])
+    form = client.get(reverse("director-season", args=[season.pk])).content.decode()
+    assert url in form
+
+    confirm = client.get(url)
+
+    assert confirm.status_code == 200 and Season.objects.filter(pk=season.pk).exists()
+    page = confirm.content.decode()
+    assert "Delete the season rnd for good?" in page and "Its 1 tournament stays" in page
+
+    deleted = client.post(url, follow=True)
+
+    assert deleted.redirect_chain[-1][0] == reverse("director-seasons")
+    assert "The season rnd is deleted." in deleted.content.decode()
+    assert not Season.objects.exists() and not SeasonStandings.objects.exists()
+    cup.refresh_from_db()
+    assert cup.season is None and cup.status == "finished"
+    assert cup.registrations.count() == 8
+    public = client.get(reverse("public-season-list")).content.decode()
+    assert "rnd" not in public
+    assert client.get(reverse("public-season", args=[season.pk])).status_code == 404
+
+
+def test_only_a_director_of_the_club_deletes_its_season(client, director, club):
+    client.force_login(director)
+    client.post(reverse("director-seasons"), rule_data())
+    season = Season.objects.get()
+    url = reverse("director-season-delete", args=[season.pk])
+    stranger = UserFactory()
+    ClubFactory(directors=[stranger])
+
+    client.force_login(stranger)
+    assert client.get(url).status_code == 403
+    assert client.post(url).status_code == 403
+    client.logout()
+    anonymous = client.post(url)
+    assert anonymous.status_code == 302 and anonymous.url.startswith(reverse("login"))
+    assert Season.objects.filter(pk=season.pk).exists()

@@ -285,6 +285,10 @@ PAGES: dict[str, Page] = {
     "director-season": Page(
         named("director-season", "season"), (LOGIN, 403, 403, 200), (LOGIN, 403, 403, 400)
     ),
+    # The confirmation page, then the season deleted (its tournaments stay).
+    "director-season-delete": Page(
+        named("director-season-delete", "season"), DIRECTOR, DIRECTOR_ACTS
+    ),
     "public-season-list": Page(named("public-season-list"), **PUBLIC),
     "public-season": Page(named("public-season", "season"), **PUBLIC),
     "public-season-wall": Page(named("public-season-wall", "season"), **PUBLIC),

@@ -7,4 +7,5 @@ from web.views import director_seasons
 urlpatterns = [
     path("seasons/", director_seasons.seasons, name="director-seasons"),
     path("seasons/<int:pk>/", director_seasons.season_edit, name="director-season"),
+    path("seasons/<int:pk>/delete/", director_seasons.season_delete, name="director-season-delete"),
 ]

@@ -1,5 +1,6 @@
-"""The director's pages of his clubs' seasons: the list, a new season, and a season's settings
-with its tournaments. Thin views over the seasons services, which check every write."""
+"""The director's pages of his clubs' seasons: the list, a new season, a season's settings with
+its tournaments, and deleting a season. Thin views over the seasons services, which check every
+write."""
 
 from __future__ import annotations
 
@@ -48,12 +49,17 @@ def seasons(request: HttpRequest) -> HttpResponse:
     )
 
 
-@login_required
-@require_http_methods(["GET", "HEAD", "POST"])
-def season_edit(request: HttpRequest, pk: int) -> HttpResponse:
+def _season(request: HttpRequest, pk: int) -> Season:
     season = get_object_or_404(Season.objects.select_related("club"), pk=pk)
     if not selectors.is_director(request.user, season.club_id):
         raise _deny()
+    return season
+
+
+@login_required
+@require_http_methods(["GET", "HEAD", "POST"])
+def season_edit(request: HttpRequest, pk: int) -> HttpResponse:
+    season = _season(request, pk)
     form = SeasonForm(request.POST or None, season=season)
     status = 200
     if request.method == "POST":
@@ -106,3 +112,17 @@ def season_edit(request: HttpRequest, pk: int) -> HttpResponse:
     return render(
         request, "director/season_form.html", {"form": form, "season": season}, status=status
     )
+
+
+@login_required
+@require_http_methods(["GET", "HEAD", "POST"])
+def season_delete(request: HttpRequest, pk: int) -> HttpResponse:
+    """A confirmation page that names the season and what becomes of its tournaments (they stay,
+    in no season)."""
+    season = _season(request, pk)
+    if request.method == "POST":
+        services.season_delete(actor=request.user, season=season)
+        messages.success(request, _("The season %(name)s is deleted.") % {"name": season.name})
+        return redirect("director-seasons")
+    context = {"season": season, "tournaments": season.tournaments.count()}
+    return render(request, "director/season_delete.html", context)
