@@ -322,3 +322,18 @@ def test_only_a_director_of_the_club_deletes_its_season(client, director, club):
     anonymous = client.post(url)
     assert anonymous.status_code == 302 and anonymous.url.startswith(reverse("login"))
     assert Season.objects.filter(pk=season.pk).exists()
+
+
+def test_the_tournament_page_names_its_season_with_a_link(client, director, club):
+    client.force_login(director)
+    client.post(reverse("director-seasons"), rule_data(name="Spring league"))
+    season = Season.objects.get()
+    cup = TournamentFactory(club=club, date=datetime.date(2026, 3, 1), season=season)
+    loose = TournamentFactory(club=club, date=datetime.date(2026, 3, 2))
+
+    page = client.get(reverse("director-tournament", args=[cup.pk])).content.decode()
+    other = client.get(reverse("director-tournament", args=[loose.pk])).content.decode()
+
+    link = f'<a href="{reverse("director-season", args=[season.pk])}">Spring league</a>'
+    assert f"<dt>Season</dt><dd>{link}</dd>" in page
+    assert "<dt>Season</dt><dd>—</dd>" in other
