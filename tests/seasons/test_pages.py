@@ -283,3 +283,17 @@ def test_the_season_table_shows_its_criteria_in_their_order_and_says_what_they_a
         assert "<dd>Tournaments won (first place, shared or not)</dd>" in legend
         assert "<dd>Best final rank in a tournament of the season</dd>" in legend
     assert "February cup" not in legend  # the tournaments are listed under the table
+
+
+def test_the_profile_marks_an_unrated_tournament_which_the_chart_leaves_out(
+    client, played, players
+):
+    first, second, _hidden = played
+    type(first).objects.filter(pk=first.pk).update(rated=False)
+
+    page = text_of(client.get(reverse("public-player-profile", args=[players[0].pk])))
+
+    february = page.split("February cup</a>", 1)[1].split("</th>", 1)[0]
+    march = page.split("March cup</a>", 1)[1].split("</th>", 1)[0]
+    assert '<span class="badge">unrated</span>' in february
+    assert "unrated" not in march
