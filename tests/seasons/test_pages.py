@@ -9,6 +9,7 @@ import re
 import pytest
 from django.urls import reverse
 
+from scoring.models import StandingsSnapshot
 from seasons import services
 from seasons.models import SeasonStandings
 from seasons.selectors import RatingChartPoint
@@ -297,3 +298,20 @@ def test_the_profile_marks_an_unrated_tournament_which_the_chart_leaves_out(
     march = page.split("March cup</a>", 1)[1].split("</th>", 1)[0]
     assert '<span class="badge">unrated</span>' in february
     assert "unrated" not in march
+
+
+def test_a_shared_rank_on_the_profile_reads_as_in_the_standings(client, played, players):
+    first, _second, _hidden = played
+    snapshot = StandingsSnapshot.objects.filter(tournament=first).order_by("-version").first()
+    registration = first.registrations.get(player=players[0])
+    rows = [
+        row | {"rank": 1, "tied": True} if row["registration"] == registration.pk else row
+        for row in snapshot.rows
+    ]
+    type(snapshot).objects.filter(pk=snapshot.pk).update(rows=rows)
+
+    page = text_of(client.get(reverse("public-player-profile", args=[players[0].pk])))
+
+    february = page.split("February cup</a>", 1)[1].split("</tr>", 1)[0]
+    shared = '1<abbr class="tie" title="Shared rank">=</abbr> of 8 players</td>'
+    assert shared in february
