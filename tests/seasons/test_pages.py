@@ -14,7 +14,7 @@ from seasons import services
 from seasons.models import SeasonStandings
 from seasons.selectors import RatingChartPoint
 from tests.factories import PlayerFactory
-from web.presenters.seasons import rating_chart
+from web.presenters.seasons import rating_chart, rating_text, season_table
 
 pytestmark = pytest.mark.django_db
 
@@ -315,3 +315,36 @@ def test_a_shared_rank_on_the_profile_reads_as_in_the_standings(client, played, 
     february = page.split("February cup</a>", 1)[1].split("</tr>", 1)[0]
     shared = '1<abbr class="tie" title="Shared rank">=</abbr> of 8 players</td>'
     assert shared in february
+
+
+def test_one_kind_of_number_has_one_format(client, season, played, players):
+    """Points line up their decimals in a column (the season's and each tournament's alike, on
+    the profile too); a rating always has one decimal."""
+    first, second, _hidden = played
+    table = SeasonStandings.objects.get(season=season)
+    for index, row in enumerate(table.rows):
+        row["season_points"] = [10, 7.5][index % 2]
+        row["results"][0]["value"] = [8, 1.5][index % 2]
+        row["results"][1] |= {"value": 3, "counted": index % 2 == 0}
+    table.save()
+    snapshot = StandingsSnapshot.objects.filter(tournament=first).order_by("-version").first()
+    registration = first.registrations.get(player=players[0])
+    rows = [
+        row | {"tournament_points": 2.5} if row["registration"] == registration.pk else row
+        for row in snapshot.rows
+    ]
+    type(snapshot).objects.filter(pk=snapshot.pk).update(rows=rows)
+
+    lines = season_table(season, table).rows
+    points = [column.key for column in season_table(season, table).columns].index("season_points")
+    assert [line.cells[points].text for line in lines[:2]] == ["10.0", "7.5"]
+    assert [line.cells[-2].text for line in lines[:2]] == ["8.0", "1.5"]
+    assert [line.cells[-1].text for line in lines[:2]] == ["3", "(3)"]
+    assert rating_text(5 + 3 * 2, 2) == "5.0 ± 2.0"
+    assert rating_text(3.8 + 3 * 7.5, 7.5) == "3.8 ± 7.5"
+    page = text_of(client.get(reverse("public-player-profile", args=[players[0].pk])))
+    march = page.split("March cup</a>", 1)[1].split("</tr>", 1)[0]
+    february = page.split("February cup</a>", 1)[1].split("</tr>", 1)[0]
+    assert '<td class="num points"' in march and '">2.5</td>' in february
+    points_text = march.rsplit('data-label="Tournament points">', 1)[1].split("<", 1)[0]
+    assert re.fullmatch(r"\d+\.\d", points_text), points_text  # decimals as February's 2.5

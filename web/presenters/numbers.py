@@ -59,6 +59,18 @@ def decimals(values: list[float | int | None], places: int) -> int:
     return needed
 
 
+def column_texts(values: list[float | int | None], places: int) -> list[str]:
+    """A column's figures, each with the decimals the column needs (at most `places`), so that
+    their decimal points line up ("8.0" above "1.5"); `NO_FIGURE` for None."""
+    shown = decimals(values, places)
+    # Formatted once per distinct value: a column repeats few values, and formatting dominates.
+    seen: dict[float | int | None, str] = {}
+    for value in values:
+        if value not in seen:
+            seen[value] = number_text(value, shown, pad=True)
+    return [seen[value] for value in values]
+
+
 def plain_number(value: float | int | None, places: int = 2, *, decimal_mark: str = ".") -> str:
     """A number for a CSV file: rounded like the pages, no grouping, no trailing zeros, the
     decimal mark given (a dot unless the file is for a spreadsheet that reads a comma); an

@@ -16,8 +16,9 @@ from core.i18n import translate
 from ratings.rating import CONSERVATIVE_SIGMAS
 from ratings.season import SEASON_METRIC_REGISTRY
 from seasons.models import Season, SeasonStandings
+from standings.ranking import METRIC_REGISTRY
 from web.presenters.charts import ChartPoint, ProgressChart, Tick, tick_step
-from web.presenters.numbers import NO_FIGURE, decimals, number_text
+from web.presenters.numbers import NO_FIGURE, column_texts, number_text
 from web.presenters.standings import Cell, Column, StandingLine, StandingsTable
 
 # How much of a tournament's name heads its column in the season table.
@@ -62,11 +63,12 @@ def season_table(
     tournaments = standings.tournaments if standings is not None else []
     rows = standings.rows if standings is not None else []
     shown = rows[:limit] if limit is not None else rows
-    texts = []
-    for column in columns:
-        values = [_value(column.key, row) for row in shown]
-        places = decimals(values, column.places)
-        texts.append([number_text(value, places, pad=True) for value in values])
+    texts = [
+        column_texts([_value(column.key, row) for row in shown], column.places)
+        for column in columns
+    ]
+    # A tournament's values are points as the season's are: as many decimals as the season's.
+    places = SEASON_METRIC_REGISTRY["season_points"].places
     for index, tournament in enumerate(tournaments):
         date = formats.date_format(
             datetime.date.fromisoformat(tournament["date"]), "SHORT_DATE_FORMAT"
@@ -75,17 +77,17 @@ def season_table(
         # tournaments of one day are told apart.
         name = Truncator(tournament["name"]).chars(TOURNAMENT_HEAD_CHARACTERS)
         title = f"{tournament['name']} ({date})"
-        columns.append(Column(f"t{tournament['id']}", name, title, 2, False))
-        cells = []
-        for row in shown:
-            result = row["results"][index] if index < len(row["results"]) else None
-            if result is None or result["value"] is None:
-                cells.append(NO_FIGURE)
-            elif result["counted"]:
-                cells.append(number_text(result["value"], 2))
-            else:
-                cells.append(f"({number_text(result['value'], 2)})")
-        texts.append(cells)
+        columns.append(Column(f"t{tournament['id']}", name, title, places, False))
+        results = [row["results"][index] if index < len(row["results"]) else None for row in shown]
+        values = column_texts(
+            [result["value"] if result is not None else None for result in results], places
+        )
+        texts.append(
+            [
+                text if result is None or result["counted"] or text == NO_FIGURE else f"({text})"
+                for result, text in zip(results, values, strict=True)
+            ]
+        )
     url_pattern = reverse("public-player-profile", args=[999999999])
     css = ["num extra" if column.extra else "num" for column in columns]
     lines = [
@@ -164,16 +166,21 @@ def rating_chart(history: list) -> ProgressChart | None:
             % {
                 "tournament": point.tournament_name,
                 "date": formats.date_format(point.date, "SHORT_DATE_FORMAT"),
-                "rating": number_text(point.rating, 1),
+                "rating": rating_number(point.rating),
             },
         )
         for index, point in enumerate(history)
     ]
-    y_ticks = []
+    tick_values = []
     value = low
     while value <= high + step / 2:
-        y_ticks.append(Tick(f"{y_of(value):.1f}", number_text(value, 1)))
+        tick_values.append(value)
         value += step
+    # The axis's labels line up as a column's figures do (0.0, 2.5, 5.0 or 0, 5, 10).
+    y_ticks = [
+        Tick(f"{y_of(value):.1f}", text)
+        for value, text in zip(tick_values, column_texts(tick_values, 1), strict=True)
+    ]
     # Two tournaments of one day share their date: it is written once, under the first.
     dated: list[tuple[float, str]] = []
     for index, point in enumerate(history):
@@ -256,9 +263,21 @@ def date_ticks(
     return anchored([0])
 
 
+def career_points(career: list) -> list[str]:
+    """A player's tournament points in each of his tournaments (seasons.selectors.
+    player_tournaments), as the standings write them, their decimal points lined up."""
+    places = METRIC_REGISTRY["tournament_points"].places
+    return column_texts([line.points for line in career], places)
+
+
+def rating_number(value: float) -> str:
+    """A rating's figure: always one decimal ("5.0", not "5" beside "3.8")."""
+    return number_text(value, 1, pad=True)
+
+
 def rating_text(mu: float, sigma: float) -> str:
     """A rating as shown: the conservative number and its uncertainty ("12.3 ± 2.1")."""
     return _("%(rating)s ± %(sigma)s") % {
-        "rating": number_text(mu - CONSERVATIVE_SIGMAS * sigma, 1),
-        "sigma": number_text(sigma, 1),
+        "rating": rating_number(mu - CONSERVATIVE_SIGMAS * sigma),
+        "sigma": rating_number(sigma),
     }

@@ -17,7 +17,7 @@ from core.i18n import translate
 from scoring.models import StandingsSnapshot
 from standings.ranking import METRIC_REGISTRY
 from tournaments.models import Tournament
-from web.presenters.numbers import NO_FIGURE, decimals, number_text
+from web.presenters.numbers import NO_FIGURE, column_texts, number_text
 
 # On a phone only the first few columns fit; the rest are hidden below this many.
 COLUMNS_ON_A_PHONE = 2
@@ -88,17 +88,10 @@ def standings_table(
     shown = rows[:limit] if limit is not None else rows
     # One reverse() and string substitution instead of one reverse() per player.
     url_pattern = reverse("public-player", args=[tournament.pk, 999999999])
-    # Formatted once per distinct value: a column repeats few values, and formatting dominates.
-    texts = []
-    for column in columns:
-        metric = METRIC_REGISTRY[column.key]
-        values = [metric.value_of(row) for row in shown]
-        places = decimals(values, column.places)
-        seen: dict[Any, str] = {}
-        for value in values:
-            if value not in seen:
-                seen[value] = number_text(value, places, pad=True)
-        texts.append([seen[value] for value in values])
+    texts = [
+        column_texts([METRIC_REGISTRY[column.key].value_of(row) for row in shown], column.places)
+        for column in columns
+    ]
     css = ["num extra" if column.extra else "num" for column in columns]
     lines = [
         StandingLine(

@@ -31,6 +31,7 @@ from web.presenters.csv_files import (
 )
 from web.presenters.numbers import plain_number
 from web.presenters.seasons import (
+    career_points,
     rating_chart,
     rating_text,
     season_columns,
@@ -157,12 +158,13 @@ def player_profile(request: HttpRequest, player_id: int) -> HttpResponse:
     if chosen.isascii() and chosen.isdigit() and len(chosen) <= 12:
         opponent = next((o for o in opponents if o.pk == int(chosen)), None)
     history = selectors.rating_history(player)
+    career = selectors.player_tournaments(player)
     context = {
         "player": player,
         "rating": rating,
         "rating_text": rating_text(rating.mu, rating.sigma) if rating else "",
         "chart": rating_chart(history),
-        "career": selectors.player_tournaments(player),
+        "career": list(zip(career, career_points(career), strict=True)),
         "stats": selectors.player_deal_stats(player),
         "marriages": marriages,
         "live_deals": live_deals,
