@@ -348,3 +348,22 @@ def test_one_kind_of_number_has_one_format(client, season, played, players):
     assert '<td class="num points"' in march and '">2.5</td>' in february
     points_text = march.rsplit('data-label="Tournament points">', 1)[1].split("<", 1)[0]
     assert re.fullmatch(r"\d+\.\d", points_text), points_text  # decimals as February's 2.5
+
+
+def test_head_to_head_with_someone_never_met_says_so_and_chooses_nobody(
+    client, club, played, players
+):
+    stranger = PlayerFactory(club=club, name="Never Met")
+    url = reverse("public-player-profile", args=[players[0].pk])
+
+    page = text_of(client.get(url, {"opponent": stranger.pk}))
+
+    h2h = page.split('id="h2h-heading"', 1)[1]
+    assert f"{players[0].name} has not met this player at a table" in h2h
+    assert "Never Met" not in page and "Tables together" not in page
+    # Nobody else is shown as chosen: the list stands at its "choose" line.
+    assert '<option value="" selected>Choose an opponent</option>' in h2h
+    assert h2h.count(" selected>") == 1
+
+    plain = text_of(client.get(url))
+    assert "has not met this player" not in plain

@@ -157,6 +157,8 @@ def player_profile(request: HttpRequest, player_id: int) -> HttpResponse:
     chosen = request.GET.get("opponent", "")
     if chosen.isascii() and chosen.isdigit() and len(chosen) <= 12:
         opponent = next((o for o in opponents if o.pk == int(chosen)), None)
+    # Asked for someone he never sat with (an old link, a hand-typed address): said, not hidden.
+    never_met = bool(chosen) and opponent is None
     history = selectors.rating_history(player)
     career = selectors.player_tournaments(player)
     context = {
@@ -170,6 +172,7 @@ def player_profile(request: HttpRequest, player_id: int) -> HttpResponse:
         "live_deals": live_deals,
         "opponents": opponents,
         "opponent": opponent,
+        "never_met": never_met,
         "head_to_head": selectors.head_to_head(player, opponent) if opponent else None,
     }
     return render(request, "public/player_profile.html", context)
