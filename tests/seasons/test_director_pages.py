@@ -114,8 +114,8 @@ def test_every_tournament_that_cannot_join_is_named(client, director, club):
     assert refused.status_code == 400
     errors = refused.context["form"].errors["tournaments"]
     assert errors == [
-        "May Cup (05/01/2026) is outside the dates of Spring (01/01/2026 to 04/30/2026).",
-        "June Cup (06/01/2026) is outside the dates of Spring (01/01/2026 to 04/30/2026).",
+        "May Cup (1 May 2026) is outside the dates of Spring (1 Jan 2026 to 30 Apr 2026).",
+        "June Cup (1 Jun 2026) is outside the dates of Spring (1 Jan 2026 to 30 Apr 2026).",
     ]
     season.refresh_from_db()
     assert season.ends_on == datetime.date(2026, 6, 30) and not season.tournaments.exists()
