@@ -17,7 +17,7 @@ from core.i18n import translate
 from rules import DEFAULT_RULES
 from rules.options import BID_CAPS
 from seasons.models import Season
-from standings.ranking import MAX_PLACEMENT_POINTS, METRIC_REGISTRY
+from standings.ranking import MAX_PLACEMENT_POINTS, METRIC_REGISTRY, RANDOM_DRAW
 from tournaments.models import (
     Club,
     Player,
@@ -137,6 +137,35 @@ PLAIN_FIELDS = (
     "seating_mode",
     "quick_results_allowed",
 )
+
+
+def check_criteria(form: forms.Form, registry: dict[str, Any], slots: int) -> None:
+    """The ranking criteria of a form's `precedence_<n>` fields (a tournament's standings, a
+    season's table), checked as the form names them, each error at its criterion: at least one
+    chosen, each once (named by its label, not its key), a random draw only as the last."""
+    fields = [f"precedence_{slot}" for slot in range(1, slots + 1)]
+    chosen = [
+        (slot, form.cleaned_data[field])
+        for slot, field in enumerate(fields, start=1)
+        if form.cleaned_data.get(field)
+    ]
+    if not chosen and not any(field in form.errors for field in fields):
+        form.add_error(fields[0], _("Choose at least one criterion."))
+    first_slot: dict[str, int] = {}
+    for slot, key in chosen:
+        if key in first_slot:
+            form.add_error(
+                f"precedence_{slot}",
+                _("%(criterion)s is criterion %(n)d already: choose each criterion once.")
+                % {"criterion": translate(registry[key].name), "n": first_slot[key]},
+            )
+        else:
+            first_slot[key] = slot
+        if key == RANDOM_DRAW.key and (slot, key) != chosen[-1]:
+            form.add_error(
+                f"precedence_{slot}",
+                _("A random draw settles every tie, so it can only be the last criterion."),
+            )
 
 
 class TournamentForm(DirectorForm):
@@ -289,6 +318,11 @@ class TournamentForm(DirectorForm):
             "quick_results_allowed",
         )
         return [self[name] for name in names]
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean()
+        check_criteria(self, METRIC_REGISTRY, PRECEDENCE_SLOTS)
+        return cleaned
 
     def precedence_fields(self):
         return [self[f"precedence_{slot}"] for slot in range(1, PRECEDENCE_SLOTS + 1)]

@@ -20,9 +20,8 @@ from ratings.season import (
     SEASON_METRIC_REGISTRY,
 )
 from seasons.models import Season
-from standings.ranking import RANDOM_DRAW
 from tournaments.models import Club, Tournament
-from web.forms.director import DirectorForm
+from web.forms.director import DirectorForm, check_criteria
 
 PRECEDENCE_SLOTS = 5
 
@@ -137,35 +136,8 @@ class SeasonForm(DirectorForm):
         return values
 
     def clean(self) -> dict[str, Any]:
-        """The criteria as the form names them: each chosen once, the random draw last."""
         cleaned = super().clean()
-        chosen = [
-            (slot, cleaned[f"precedence_{slot}"])
-            for slot in range(1, PRECEDENCE_SLOTS + 1)
-            if cleaned.get(f"precedence_{slot}")
-        ]
-        if not chosen and not any(
-            f"precedence_{slot}" in self.errors for slot in range(1, PRECEDENCE_SLOTS + 1)
-        ):
-            self.add_error("precedence_1", _("Choose at least one criterion."))
-        first_slot: dict[str, int] = {}
-        for slot, key in chosen:
-            if key in first_slot:
-                self.add_error(
-                    f"precedence_{slot}",
-                    _("%(criterion)s is criterion %(n)d already: choose each criterion once.")
-                    % {
-                        "criterion": translate(SEASON_METRIC_REGISTRY[key].name),
-                        "n": first_slot[key],
-                    },
-                )
-            else:
-                first_slot[key] = slot
-            if key == RANDOM_DRAW.key and (slot, key) != chosen[-1]:
-                self.add_error(
-                    f"precedence_{slot}",
-                    _("A random draw settles every tie, so it can only be the last criterion."),
-                )
+        check_criteria(self, SEASON_METRIC_REGISTRY, PRECEDENCE_SLOTS)
         return cleaned
 
     def precedence_fields(self):
