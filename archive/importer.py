@@ -36,9 +36,13 @@ Decisions:
   numbers a file claims.
 - An import whose name and date clash with a tournament of the club gets a numbered name, such
   as "Friday cup (2)".
-- An unfinished live game comes back where it stood; one between deals (the export leaves out
-  the deal in play) is dealt its next deal anew, with a new shuffle; if a bot is to act, its turn
-  is enqueued once the import is committed, and the players carry on with their logins.
+- A live game holds only finished deals, each replayed to its end by the engine, with the time
+  it ended: a deal in play would go on with the cards of a deck the file's author chose, so he
+  would know every hand, and a deal not over must not pass for a finished one (whose deck is
+  shown and exported). The export leaves out the deal in play for the same reason. So an
+  unfinished game stands between deals; the import deals its next deal from the server's own
+  shuffle (live_game_deal_on), a bot whose turn it then is plays once the import is committed,
+  and the players carry on with their logins.
 - The rows are inserted with the archived times: those fields have defaults (not auto_now_add),
   so a plain bulk_create keeps them.
 """
@@ -77,9 +81,9 @@ from archive.schema import (
 )
 from core.i18n import error_text, translate
 from gameplay.models import LiveAction, LiveDeal, LiveGame, LiveSeat, LiveSeatChange
-from gameplay.services import enqueue_bot_turn, live_game_deal_on
+from gameplay.services import live_game_deal_on
 from gameplay.shuffle import deck_commitment
-from rules import Action, EngineError, Game, RuleSet
+from rules import Action, DealState, EngineError, Game, RuleSet
 from scoring.models import ResultVersion, TableResult
 from scoring.score_sheet import ScoreSheetError, ValidatedSheet, validate_score_sheet
 from scoring.services import standings_recompute
@@ -160,9 +164,8 @@ class _Plan:
     actions: list[LiveAction] = field(default_factory=list)
     # (object, field, username) of every login a row refers to.
     logins: list[tuple[models.Model, str, str]] = field(default_factory=list)
-    # Unfinished games waiting for a bot, whose turn is enqueued after the commit.
-    bot_turns: list[LiveGame] = field(default_factory=list)
-    # Games between deals (the export left out their deal in play): dealt anew after the insert.
+    # Unfinished games, between deals (only finished deals are in a file): the server deals
+    # their next deal after the insert.
     deal_on: list[LiveGame] = field(default_factory=list)
 
     def login(self, row: models.Model, name: str, username: str | None) -> None:
@@ -478,7 +481,7 @@ class _Reader:
         except ValueError as error:
             raise problem(_child(path, "fixed_deals"), error_text(error)) from None
         self.plan.games.append(game)
-        bots = self._live_seats(game, item, _child(path, "seats"))
+        self._live_seats(game, item, _child(path, "seats"))
         self._replay(game, engine_game, item.deals, path)
         for index, change in enumerate(item.seat_changes):
             change_path = f"{path}.seat_changes[{index}]"
@@ -495,16 +498,13 @@ class _Reader:
             self.plan.login(seat_change, "from_user", change.from_username)
             self.plan.login(seat_change, "changed_by", change.changed_by)
             self.plan.seat_changes.append(seat_change)
-        if game.status == LiveGame.Status.PLAYING and engine_game.current is None:
-            self.plan.deal_on.append(game)  # its deal in play was left out of the file
-        elif game.status != LiveGame.Status.FINISHED and game.to_act in bots:
-            self.plan.bot_turns.append(game)
+        if game.status == LiveGame.Status.PLAYING:
+            self.plan.deal_on.append(game)  # its deal in play is not in the file
 
-    def _live_seats(self, game: LiveGame, item: ArchivedLiveGame, path: str) -> set[int]:
-        """Store the seats of a live game; the positions of its bots."""
+    def _live_seats(self, game: LiveGame, item: ArchivedLiveGame, path: str) -> None:
+        """Store the seats of a live game."""
         if len(item.seats) != game.players:
             raise problem(path, _("must list %(n)d seats") % {"n": game.players})
-        bots = set()
         usernames: dict[str, str] = {}
         for index, seat in enumerate(item.seats):
             seat_path = f"{path}[{index}]"
@@ -526,9 +526,7 @@ class _Reader:
                     _("the login %(username)s sits twice at this game, also at %(other)s")
                     % {"username": username, "other": usernames[username]},
                 )
-            if username is None:
-                bots.add(seat.position)
-            else:
+            if username is not None:
                 usernames[username] = seat_path
             # A bot's name is kept only for a human's stand-in (LiveSeat.name); files written
             # before names were shown in the reader's language stored every bot's name.
@@ -539,7 +537,6 @@ class _Reader:
             )
             self.plan.login(live_seat, "user", username)
             self.plan.live_seats.append(live_seat)
-        return bots
 
     def _replay(
         self, game: LiveGame, engine_game: Game, deals: list[ArchivedDeal], path: str
@@ -566,7 +563,7 @@ class _Reader:
                 finished_at=item.finished_at,
             )
             self.plan.deals.append(deal)
-            self._deal(engine_game, deal, applied, deal_path)
+            dealt = self._deal(engine_game, deal, applied, deal_path)
             for action_index, action in enumerate(item.actions):
                 applied += 1
                 action_path = f"{deal_path}.actions[{action_index}]"
@@ -596,6 +593,22 @@ class _Reader:
                         created_at=action.created_at,
                     )
                 )
+            # Only finished deals are in an archive: a deal in play would go on with cards the
+            # file's author chose and knows, and a deal that is not over must not say it is
+            # (its deck would be shown, and exported, as a finished deal's).
+            if not dealt.done:
+                raise problem(
+                    deal_path,
+                    _(
+                        "the actions do not end this deal: an archive holds only finished "
+                        "deals, never the deal in play"
+                    ),
+                )
+            if deal.finished_at is None:
+                raise problem(
+                    _child(deal_path, "finished_at"),
+                    _("must be the time the deal ended: the actions end it"),
+                )
         if game.sequence != applied:
             raise problem(
                 _child(path, "sequence"),
@@ -619,7 +632,8 @@ class _Reader:
                     _("must be %(value)s, as the actions say") % {"value": json.dumps(value)},
                 )
 
-    def _deal(self, engine_game: Game, deal: LiveDeal, applied: int, path: str) -> None:
+    def _deal(self, engine_game: Game, deal: LiveDeal, applied: int, path: str) -> DealState:
+        """Check a deal's place in the game and its commitment, and deal it in the engine."""
         if deal.start_sequence != applied:
             raise problem(
                 _child(path, "start_sequence"),
@@ -633,7 +647,7 @@ class _Reader:
         if deck_commitment(deal.deck, deal.salt) != deal.commitment:
             raise problem(_child(path, "commitment"), _("does not match the deck and the salt"))
         try:
-            engine_game.start_deal(deal.deck)
+            return engine_game.start_deal(deal.deck)
         except (EngineError, ValueError) as error:
             raise problem(_child(path, "deck"), error_text(error)) from None
 
@@ -680,17 +694,10 @@ def tournament_import(*, actor: User, club: Club, data: Any) -> Tournament:
     ):
         model.objects.bulk_create(rows)
     for game in plan.deal_on:
+        # A new shuffle of the server's; a bot whose turn it is plays once this is committed.
         live_game_deal_on(game=game)
     if tournament.results_version:
         standings_recompute(tournament_id=tournament.pk)
-    waiting = [(game.pk, game.sequence) for game in plan.bot_turns]
-
-    def bots_play_on() -> None:
-        for game_id, sequence in waiting:
-            enqueue_bot_turn(game_id, sequence)
-
-    if waiting:
-        transaction.on_commit(bots_play_on)
     return tournament
 
 

@@ -452,7 +452,8 @@ class ArchivedAction(_Part):
 
 
 class ArchivedDeal(_Part):
-    """A finished deal of a live game; the deal being played is never in the file."""
+    """A finished deal of a live game; the deal being played is never in the file, and an
+    import refuses a deal that its actions do not end."""
 
     number: Numbered
     """1, 2, 3 ... in order."""
@@ -467,6 +468,8 @@ class ArchivedDeal(_Part):
     """The number of the game's actions before this deal."""
     started_at: Moment
     finished_at: Moment | None
+    """When its last action ended it; an import refuses null, as every deal in the file is
+    finished."""
     actions: Annotated[list[ArchivedAction], Field(max_length=MAX_ACTIONS)]
 
 
@@ -498,7 +501,8 @@ class ArchivedSeatChange(_Part):
 
 class ArchivedLiveGame(_Part):
     """A table played live in the app. The engine replays its deals and actions on import; an
-    unfinished game stands as it was when its deal in play was dealt, and is dealt anew."""
+    unfinished game stands as it was when its deal in play was dealt (between deals), and the
+    importing site deals that deal anew from its own shuffle."""
 
     players: whole(3, 4)
     first_dealer: Position

@@ -28,7 +28,9 @@ from draws import services as draw_services
 from gameplay import selectors as gameplay_selectors
 from gameplay import services as gameplay_services
 from gameplay.models import LiveGame, LiveSeat
-from rules import DEFAULT_RULES, Game
+from gameplay.shuffle import deck_commitment
+from rules import DEFAULT_RULES, DealState, Game, RuleSet
+from rules.cards import CARD_NAMES
 from rules.simulate import play_cautiously, shuffled_deck
 from scoring import services as scoring_services
 from scoring.models import ResultVersion, StandingsSnapshot, TableResult
@@ -606,6 +608,44 @@ def _finished_too_early(d):
     return f"{path}.live_game.status: the actions do not end the game"
 
 
+def _deal_in_play(d, *, finished_at=None):
+    """A deal dealt from a deck the file's author chose, still to be played: he would know every
+    hand of a game that goes on on the server."""
+    path, table = live_table(d, LiveGame.Status.PLAYING)
+    game = table["live_game"]
+    deck, salt = list(CARD_NAMES), "ab" * 32
+    dealer = (game["first_dealer"] + len(game["deals"])) % game["players"]
+    dealt = DealState.deal(
+        deck, players=game["players"], dealer=dealer, rules=RuleSet.from_dict(game["rules"])
+    )
+    game["deals"].append(
+        {
+            "number": len(game["deals"]) + 1,
+            "dealer": dealer,
+            "deck": deck,
+            "salt": salt,
+            "commitment": deck_commitment(deck, salt),
+            "start_sequence": game["sequence"],
+            "started_at": game["created_at"],
+            "finished_at": finished_at,
+            "actions": [],
+        }
+    )
+    game["to_act"] = dealt.to_act
+    return f"{path}.live_game.deals[{len(game['deals']) - 1}]: the actions do not end this deal"
+
+
+def _deal_in_play_said_finished(d):
+    path, table = live_table(d, LiveGame.Status.PLAYING)
+    return _deal_in_play(d, finished_at=table["live_game"]["created_at"])
+
+
+def _finished_deal_without_its_end(d):
+    path, table = live_table(d)
+    table["live_game"]["deals"][1]["finished_at"] = None
+    return f"{path}.live_game.deals[1].finished_at: must be the time the deal ended"
+
+
 def _live_seat_twice(d):
     path, table = live_table(d)
     seats = table["live_game"]["seats"]
@@ -653,6 +693,9 @@ BAD_DOCUMENTS = [
     _action_numbers,
     _missing_deal,
     _finished_too_early,
+    _deal_in_play,
+    _deal_in_play_said_finished,
+    _finished_deal_without_its_end,
     _live_seat_twice,
     _deck_of_numbers,
     _huge_number,
