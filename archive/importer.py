@@ -31,6 +31,10 @@ Decisions:
   owner's (a site administrator, a visitor who practises) and must not become reachable through
   a personal link; the imported player is then created without a login. Only logins the import
   makes itself are linked to their players.
+- People's names (of players, live seats and seat changes) follow the rule of a name typed on
+  the registration form (tournaments.services.player_name_clean): stored in their one spelling
+  (spaces trimmed and single, characters that show nothing dropped), and one with a control
+  character or a direction override, which could show as another name, is refused.
 - Standings snapshots are not in the archive: the import computes the latest one from the
   confirmed results, the settings and the seed (as a confirmation would) instead of trusting
   numbers a file claims.
@@ -90,7 +94,7 @@ from scoring.services import standings_recompute
 from tournaments.models import Club, Player, Registration, Round, Seat, Table, Tournament
 from tournaments.names import name_key
 from tournaments.selectors import is_director
-from tournaments.services import OPTION_FIELDS, tournament_options_clean
+from tournaments.services import OPTION_FIELDS, player_name_clean, tournament_options_clean
 
 # What the director's upload accepts; the command line reads archives of any size.
 ARCHIVE_MAX_BYTES = 20 * 1024 * 1024
@@ -142,6 +146,17 @@ def _at_most(value: int, high: int, path: str) -> None:
     """A bound that depends on another value (a seat of a game of 3 is 0 to 2)."""
     if value > high:
         raise problem(path, _("must be from %(low)d to %(high)d") % {"low": 0, "high": high})
+
+
+def _person_name(name: str, path: str, *, blank: bool = False) -> str:
+    """A person's name as the app stores one typed on its forms (in its one spelling; a name
+    with control characters or direction overrides is refused), or "" if `blank` allows."""
+    if blank and not name.strip():
+        return ""
+    try:
+        return player_name_clean(name)
+    except ValidationError as error:
+        raise problem(path, error.messages[0]) from None
 
 
 @dataclass
@@ -242,7 +257,8 @@ class _Reader:
             if username is not None:
                 usernames[username] = path
             keys[item.key] = index
-            player = Player(club=self.club, name=item.name, created_at=item.created_at)
+            name = _person_name(item.name, _child(path, "name"))
+            player = Player(club=self.club, name=name, created_at=item.created_at)
             self.plan.players.append((player, username))
         return keys
 
@@ -490,7 +506,9 @@ class _Reader:
             seat_change = LiveSeatChange(
                 game=game,
                 position=change.position,
-                from_name=change.from_name,
+                from_name=_person_name(
+                    change.from_name, _child(change_path, "from_name"), blank=True
+                ),
                 to_bot_level=change.to_bot_level,
                 sequence=change.sequence,
                 changed_at=change.changed_at,
@@ -532,6 +550,7 @@ class _Reader:
             # before names were shown in the reader's language stored every bot's name.
             stand_in = any(change.position == seat.position for change in item.seat_changes)
             name = seat.name if username is not None or stand_in else ""
+            name = _person_name(name, _child(seat_path, "name"), blank=True)
             live_seat = LiveSeat(
                 game=game, position=seat.position, bot_level=seat.bot_level, name=name
             )

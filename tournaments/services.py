@@ -125,9 +125,10 @@ def club_add_director(*, actor: User, club: Club, user: User) -> None:
 _BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
 
 
-def _player_name(name: str) -> str:
+def player_name_clean(name: str) -> str:
     """The name in its one spelling (`names.person_name`); ValidationError({"name": ...}) if it
-    cannot be a name."""
+    cannot be a name. Every name of a person the app stores passes here: typed on a form or in
+    the API, or read from an archive."""
     typed, name = name, person_name(name)
     if not name:
         if typed.strip():  # only characters that show nothing
@@ -166,7 +167,7 @@ def player_create(*, actor: User, club: Club, name: str, user: User | None = Non
     player of his club could sign in as that login.
     """
     require_director(actor, club)
-    name = _player_name(name)
+    name = player_name_clean(name)
     if user is not None:
         if not actor.is_superuser and user.pk != actor.pk:
             raise PermissionDenied(
@@ -181,7 +182,7 @@ def player_create(*, actor: User, club: Club, name: str, user: User | None = Non
 def player_update(*, actor: User, player: Player, name: str | None = None) -> Player:
     require_director(actor, player.club_id)
     if name is not None:
-        player.name = _player_name(name)
+        player.name = player_name_clean(name)
         player.save(update_fields=["name"])
     return player
 
@@ -573,7 +574,7 @@ def registration_player_rename(*, actor: User, registration: Registration, name:
     tournament = registration.tournament
     require_director(actor, tournament.club_id)
     player = Player.objects.select_for_update().get(pk=registration.player_id)
-    name = _player_name(name)
+    name = player_name_clean(name)
     if name == player.name:
         return player
     others = Player.objects.filter(club_id=player.club_id).exclude(pk=player.pk)

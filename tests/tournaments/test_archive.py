@@ -646,6 +646,36 @@ def _finished_deal_without_its_end(d):
     return f"{path}.live_game.deals[1].finished_at: must be the time the deal ended"
 
 
+def _name_turned_around(d):
+    # Shown as "Evilexe.png": the direction override turns the text after it around.
+    d["players"][0]["name"] = "Evil\u202egnp.exe\u200b\x07"
+    return "players[0].name: The name has an invisible control character (U+202E)"
+
+
+def _name_with_a_bell(d):
+    d["players"][3]["name"] = "Гравець\x07 4"
+    return "players[3].name: The name has an invisible control character (U+0007)"
+
+
+def _name_of_nothing_visible(d):
+    d["players"][2]["name"] = "\u200b\u3164"
+    return "players[2].name: The name has no visible letters."
+
+
+def _live_seat_name_turned_around(d):
+    path, table = live_table(d)
+    seats = table["live_game"]["seats"]
+    index = next(index for index, seat in enumerate(seats) if seat["username"])
+    seats[index]["name"] = "\u202eSomeone"
+    return f"{path}.live_game.seats[{index}].name: The name has an invisible control character"
+
+
+def _seat_change_name_turned_around(d):
+    path, table = live_table(d, LiveGame.Status.PLAYING)
+    table["live_game"]["seat_changes"][0]["from_name"] = "A\u2066B"
+    return f"{path}.live_game.seat_changes[0].from_name: The name has an invisible control"
+
+
 def _live_seat_twice(d):
     path, table = live_table(d)
     seats = table["live_game"]["seats"]
@@ -696,6 +726,11 @@ BAD_DOCUMENTS = [
     _deal_in_play,
     _deal_in_play_said_finished,
     _finished_deal_without_its_end,
+    _name_turned_around,
+    _name_with_a_bell,
+    _name_of_nothing_visible,
+    _live_seat_name_turned_around,
+    _seat_change_name_turned_around,
     _live_seat_twice,
     _deck_of_numbers,
     _huge_number,
@@ -715,6 +750,28 @@ def test_a_bad_document_is_refused_with_the_path_of_the_bad_element(
     assert message in refused.value.messages[0]
     assert not Tournament.objects.filter(club=club).exists()
     assert not Player.objects.filter(club=club).exists()
+
+
+def test_names_are_stored_as_the_registration_form_stores_them(archive, director, club):
+    """Spaces and tabs around and inside a name and characters that show nothing go, as on the
+    form (tournaments.services.player_name_clean); CSV files make a leading "=" inert."""
+    document = document_of(archive)
+    document["players"][0]["name"] = "\t=1+1"
+    document["players"][1]["name"] = "  =cmd|  "
+    document["players"][2]["name"] = "Олена \u200b  Коваль"
+    _path, table = live_table(document)
+    seat = next(seat for seat in table["live_game"]["seats"] if seat["username"])
+    seat["name"] = " Гравець\t 1 "
+
+    tournament = tournament_import(actor=director, club=club, data=document)
+
+    names = [r.player.name for r in tournament.registrations.order_by("start_number")]
+    assert names[:3] == ["=1+1", "=cmd|", "Олена Коваль"]
+    assert LiveSeat.objects.filter(
+        game__table__round__tournament=tournament, name="Гравець 1"
+    ).exists()
+    for name in names[:3]:
+        assert services.player_name_clean(name) == name
 
 
 @pytest.mark.parametrize(
