@@ -38,8 +38,12 @@ Decisions:
 - Standings snapshots are not in the archive: the import computes the latest one from the
   confirmed results, the settings and the seed (as a confirmation would) instead of trusting
   numbers a file claims.
-- An import whose name and date clash with a tournament of the club gets a numbered name, such
-  as "Friday cup (2)".
+- A tournament is known by its creation time and seed, which no write changes and an export
+  and an import keep: an import into a club that has a tournament of the same creation time and
+  seed (the original, or an earlier import of it) is refused, naming that tournament. A copy
+  would count every table twice in the players' ratings and could not be deleted once played.
+- An import of another tournament whose name and date clash with one of the club's gets a
+  numbered name, such as "Friday cup (2)".
 - A live game holds only finished deals, each replayed to its end by the engine, with the time
   it ended: a deal in play would go on with the cards of a deck the file's author chose, so he
   would know every hand, and a deal not over must not pass for a finished one (whose deck is
@@ -65,6 +69,7 @@ from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import models, transaction
 from django.db.models import Exists, OuterRef
+from django.utils import formats
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
@@ -686,6 +691,7 @@ def tournament_import(*, actor: User, club: Club, data: Any) -> Tournament:
     club = Club.objects.select_for_update().get(pk=club.pk)
     plan = _Reader(data, club).read()
     tournament = plan.tournament
+    _refuse_a_tournament_the_club_has(club, tournament)
     tournament.name = _free_name(club, tournament.name, tournament.date)
     logins, made = _logins({username for *_row, username in plan.logins} | _player_logins(plan))
     ours = _logins_of_club(club, actor, logins, made)
@@ -793,6 +799,21 @@ def _players_of_club(
         new.append(player)
     Player.objects.bulk_create(new)
     return chosen
+
+
+def _refuse_a_tournament_the_club_has(club: Club, tournament: Tournament) -> None:
+    """ValidationError if the club has this tournament: one of the same creation time and seed."""
+    known = (
+        Tournament.objects.filter(club=club, created_at=tournament.created_at, seed=tournament.seed)
+        .order_by("pk")
+        .first()
+    )
+    if known is not None:
+        raise ValidationError(
+            _("This club already has this tournament: %(name)s, %(date)s.")
+            % {"name": known.name, "date": formats.date_format(known.date, "DATE_FORMAT")},
+            code="imported_already",
+        )
 
 
 def _free_name(club: Club, name: str, date: datetime.date) -> str:

@@ -312,8 +312,8 @@ class ArchivedTournament(_Part):
     """The tournament's settings; the club is the one it is imported into."""
 
     name: text(160, blank=False)
-    """Its name; an import gives it a number, "Winter cup (2)", if the club has a tournament
-    of that name on that day."""
+    """Its name; an import gives it a number, "Winter cup (2)", if the club has another
+    tournament of that name on that day."""
     date: Day
     status: choice(Tournament.Status.values)
     rounds_planned: whole(1, MAX_ROUNDS)
@@ -344,6 +344,8 @@ class ArchivedTournament(_Part):
     results_version: Count
     """How many confirmations of results the tournament has had."""
     created_at: Moment
+    """When it was created. With `seed`, what the tournament is known by: an import into a club
+    that has a tournament of the same creation time and seed is refused (it has it already)."""
 
 
 class ArchivedPlayer(_Part):

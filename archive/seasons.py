@@ -154,8 +154,9 @@ def season_import(*, actor: User, club: Club, data: Any) -> Season:
         try:
             tournament = tournament_import(actor=actor, club=club, data=tournament_data)
         except ValidationError as error:
-            messages = [f"tournaments[{index}].{message}" for message in error.messages]
-            raise ValidationError(messages, code="archive") from None
+            raise ValidationError(
+                [_of_tournament(index, item) for item in error.error_list], code="archive"
+            ) from None
         if not season.starts_on <= tournament.date <= season.ends_on:
             raise problem(
                 f"tournaments[{index}].tournament.date",
@@ -167,6 +168,14 @@ def season_import(*, actor: User, club: Club, data: Any) -> Season:
     season_services.schedule_ratings(club.pk)
     season_services.schedule_season_standings(season.pk)
     return season
+
+
+def _of_tournament(index: int, error: ValidationError) -> str:
+    """A tournament's refusal within the season's document: a bad element's path
+    ("rounds[2].number: ...") continues the tournament's, any other message follows it."""
+    (message,) = error.messages
+    separator = "." if error.code == "archive" else ": "
+    return f"tournaments[{index}]{separator}{message}"
 
 
 def _free_season_name(club: Club, name: str) -> str:

@@ -102,3 +102,17 @@ def test_the_published_season_schema_is_generated_from_the_models():
     out = io.StringIO()
     call_command("archive_schema", "--season", stdout=out)
     assert out.getvalue() == published
+
+
+def test_a_season_whose_tournaments_the_club_has_is_refused(season, director, club):
+    """Importing a season into its own club would put every tournament there twice."""
+    document = season_export(season=season)
+    first = season.tournaments.order_by("date", "pk").first()
+
+    with pytest.raises(ValidationError) as refused:
+        season_import(actor=director, club=club, data=document)
+
+    assert refused.value.messages == [
+        f"tournaments[0]: This club already has this tournament: {first.name}, Feb. 1, 2026."
+    ]
+    assert club.seasons.count() == 1 and club.tournaments.count() == 2

@@ -430,10 +430,59 @@ def test_a_copy_in_another_club_keeps_the_logins_with_their_players(director, cl
     assert same(tournament_export(tournament=tournament)) == same(original)
 
 
-def test_an_import_whose_name_is_taken_that_day_gets_a_numbered_name(archive, director, club):
+def test_a_tournament_the_club_has_already_is_refused_and_named(archive, director, club):
+    """Else it would be there twice, rated twice, and the copy could not be deleted."""
+    tournament_import(actor=director, club=club, data=document_of(archive))
+    # Renamed and moved to another day since: still the same tournament.
+    Tournament.objects.filter(club=club).update(
+        name="Winter cup, final", date=datetime.date(2026, 12, 6)
+    )
+
+    with pytest.raises(ValidationError) as refused:
+        tournament_import(actor=director, club=club, data=document_of(archive))
+
+    assert refused.value.messages == [
+        "This club already has this tournament: Winter cup, final, Dec. 6, 2026."
+    ]
+    assert Tournament.objects.filter(club=club).count() == 1
+    # Another club may have its own copy.
+    other = ClubFactory(directors=[director])
+    assert tournament_import(actor=director, club=other, data=document_of(archive)).club == other
+
+
+def test_a_club_importing_its_own_tournament_is_told_it_has_it(director):
+    """The director downloads a tournament's archive and uploads it into the same club."""
+    tournament = build_tournament()
+    tournament.club.directors.add(director)
+    client = Client()
+    client.force_login(director)
+    content = archive_dumps(tournament_export(tournament=tournament)).encode()
+
+    response = client.post(
+        reverse("director-tournament-import"), {"club": tournament.club.pk, "file": upload(content)}
+    )
+
+    assert response.status_code == 400
+    assert "This club already has this tournament: Winter cup, Dec. 5, 2026." in (
+        response.content.decode()
+    )
+    assert Tournament.objects.filter(club=tournament.club).count() == 1
+
+
+def test_another_tournament_whose_name_is_taken_that_day_gets_a_numbered_name(
+    archive, director, club
+):
+    def another(number: int, **changes) -> dict:
+        """Another club's tournament of the same name and day (created at another moment)."""
+        document = document_of(archive)
+        created = datetime.datetime.fromisoformat(document["tournament"]["created_at"])
+        moment = (created + datetime.timedelta(minutes=number)).isoformat()
+        document["tournament"] |= {"created_at": moment, **changes}
+        return document
+
     first = tournament_import(actor=director, club=club, data=document_of(archive))
-    second = tournament_import(actor=director, club=club, data=document_of(archive))
-    third = tournament_import(actor=director, club=club, data=document_of(archive))
+    second = tournament_import(actor=director, club=club, data=another(1))
+    third = tournament_import(actor=director, club=club, data=another(2))
 
     assert [first.name, second.name, third.name] == [
         "Winter cup",
@@ -441,12 +490,12 @@ def test_an_import_whose_name_is_taken_that_day_gets_a_numbered_name(archive, di
         "Winter cup (3)",
     ]
     assert same(tournament_export(tournament=second)) == same(
-        document_of(archive) | {"tournament": archive["tournament"] | {"name": "Winter cup (2)"}}
+        another(1) | {"tournament": another(1)["tournament"] | {"name": "Winter cup (2)"}}
     )
     # Another day is another tournament.
-    other_day = document_of(archive)
-    other_day["tournament"]["date"] = "2026-12-12"
-    assert tournament_import(actor=director, club=club, data=other_day).name == "Winter cup"
+    assert tournament_import(
+        actor=director, club=club, data=another(3, date="2026-12-12")
+    ).name == ("Winter cup")
 
 
 def test_only_a_director_of_the_club_imports(archive, club):
