@@ -25,8 +25,11 @@ Decisions:
   that he entered or confirmed its results. A copy in another club keeps the names only.
 - A player whose login already belongs to a player of the importing club is that player (the
   club restores a tournament it lost): he is not created twice and keeps his current name; so is
-  a player without a login whose name only one player of the club has, as when registering by
-  names. An import never links a login the site already has to a new player: one that belongs
+  a player of the club created at the same moment with the same name (an import keeps a player's
+  creation time, so the tournaments of a season, or of another club imported one by one, are
+  played by one player of the club per person, though his login, another club's, is not kept),
+  and a player without a login whose name only one player of the club has, as when registering
+  by names. An import never links a login the site already has to a new player: one that belongs
   to a player of another club stays with that player, and one that belongs to no player is its
   owner's (a site administrator, a visitor who practises) and must not become reachable through
   a personal link; the imported player is then created without a login. Only logins the import
@@ -769,32 +772,54 @@ def _players_of_club(
 ) -> list[Player]:
     """The club's player for each archived player, as the club knows him, or a new player.
 
-    A login names its player; without one, a name that only one player of the club without a
-    login has (ignoring case and extra spaces, as registering by names does) is that player,
-    unless two archived players share it. A new player gets his login only if the import made
-    it: a login the site had already is its owner's, and linking it to a player would let that
-    player's personal link sign in as him.
+    The first that applies: a login names its player of the club; a player of the club created
+    at the same moment and of the same name is that player (an import keeps a player's creation
+    time, so the tournaments of a season, or of another club imported one by one, find again
+    the player the first of them made, whose login, another club's, was not kept); a name that
+    only one player of the club without a login has (ignoring case and extra spaces, as
+    registering by names does) is that player, unless two archived players without a login
+    share it. A player of the club stands for one archived player at most. A new player gets his
+    login only if the import made it: a login the site had already is its owner's, and linking
+    it to a player would let that player's personal link sign in as him.
     """
     users = [logins[username] for username in _player_logins(plan)]
     owners = {player.user_id: player for player in Player.objects.filter(user__in=users)}
+    created = {player.created_at for player, _username in plan.players}
+    same: defaultdict[tuple[datetime.datetime, str], list[Player]] = defaultdict(list)
+    for known in Player.objects.filter(club=club, created_at__in=created).order_by("pk"):
+        same[(known.created_at, name_key(known.name))].append(known)
     namesakes: defaultdict[str, list[Player]] = defaultdict(list)
     for known in Player.objects.filter(club=club, user__isnull=True).order_by("pk"):
         namesakes[name_key(known.name)].append(known)
+    identities = Counter((player.created_at, name_key(player.name)) for player, _ in plan.players)
     archived = Counter(name_key(player.name) for player, username in plan.players if not username)
-    chosen, new = [], []
+    chosen: list[Player] = []
+    new: list[Player] = []
+    taken: set[int] = set()
+
+    def only(candidates: list[Player], archived_count: int) -> Player | None:
+        """The one candidate for the one archived player, unless another has him already."""
+        if len(candidates) == 1 and archived_count == 1 and candidates[0].pk not in taken:
+            return candidates[0]
+        return None
+
     for player, username in plan.players:
+        found = None
         if username is not None:
             owner = owners.get(logins[username].pk)
-            if owner is not None and owner.club_id == club.pk:
-                chosen.append(owner)
-                continue
-            if owner is None and username in made:
-                player.user = logins[username]
-        else:
+            if owner is not None and owner.club_id == club.pk and owner.pk not in taken:
+                found = owner
+        identity = (player.created_at, name_key(player.name))
+        found = found or only(same[identity], identities[identity])
+        if username is None:
             key = name_key(player.name)
-            if len(namesakes[key]) == 1 and archived[key] == 1:
-                chosen.append(namesakes[key][0])
-                continue
+            found = found or only(namesakes[key], archived[key])
+        if found is not None:
+            taken.add(found.pk)
+            chosen.append(found)
+            continue
+        if username is not None and username in made:
+            player.user = logins[username]
         chosen.append(player)
         new.append(player)
     Player.objects.bulk_create(new)

@@ -356,6 +356,8 @@ class ArchivedPlayer(_Part):
     the players 1, 2, 3 ... by start number)."""
     name: Name
     created_at: Moment
+    """When he became a player of his club. An import keeps it: with his name, it finds him
+    again as a player of the importing club (the tournaments of a season, one after another)."""
     username: Username | None
     """His login, by name only; on import the site's user of that name, or a new one without a
     password. Null for a player without a login."""

@@ -3,8 +3,9 @@ of its tournaments (archive.exporter's documents, unchanged).
 
 Season tables and ratings are derived, so they are not in the file: an import recreates the
 season and its tournaments (each all or nothing with the others, through `tournament_import`,
-which finds a club's players again by login or by name) and then recomputes the club's ratings
-and the season's table from the results, giving the same numbers as on the exporting site.
+which finds a club's players again by login, by creation time and name, or by name, so that a
+person is one player in all of them) and then recomputes the club's ratings and the season's
+table from the results, giving the same numbers as on the exporting site.
 """
 
 from __future__ import annotations

@@ -12,6 +12,8 @@ from django.conf import settings
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.management import call_command
 
+from archive.exporter import tournament_export
+from archive.importer import tournament_import
 from archive.seasons import season_export, season_import, season_schema_text
 from seasons import services
 from seasons.models import PlayerRating, SeasonStandings
@@ -116,3 +118,73 @@ def test_a_season_whose_tournaments_the_club_has_is_refused(season, director, cl
         f"tournaments[0]: This club already has this tournament: {first.name}, Feb. 1, 2026."
     ]
     assert club.seasons.count() == 1 and club.tournaments.count() == 2
+
+
+@pytest.fixture
+def players_with_logins(players):
+    """Most of the club's players sign in with logins of their own; two are namesakes."""
+    for number, player in enumerate(players[:-1], start=1):
+        player.user = UserFactory(username=f"season-player-{number}")
+        player.save(update_fields=["user"])
+    for player in players[:2]:
+        player.name = "Олена Коваль"
+        player.save(update_fields=["name"])
+    return players
+
+
+def ratings_of(club) -> list[tuple]:
+    """Each player's name and rating, namesakes each on his own."""
+    return sorted(
+        (rating.player.name, round(rating.mu, 9), round(rating.sigma, 9), rating.tables)
+        for rating in PlayerRating.objects.filter(player__club=club).select_related("player")
+    )
+
+
+def season_table(season) -> list[tuple]:
+    """The season table's rows without database ids, in order."""
+    rows = SeasonStandings.objects.get(season=season).rows
+    return [
+        tuple(value for key, value in sorted(row.items()) if key not in ("player", "random"))
+        for row in rows
+    ]
+
+
+def test_a_season_into_another_club_of_the_site_keeps_one_player_per_person(
+    players_with_logins, season, club, tmp_path, django_capture_on_commit_callbacks
+):
+    """export_season, then import_season into another club: the players' logins are the first
+    club's, so the copies get none, and each person is still one player of the importing club in
+    every tournament of the season, with the same season table and ratings."""
+    path = tmp_path / "spring.json"
+    call_command("export_season", str(season.pk), "-o", str(path), stdout=io.StringIO())
+    other_club = ClubFactory(directors=[UserFactory()])
+
+    with django_capture_on_commit_callbacks(execute=True):
+        call_command("import_season", str(path), "--club", other_club.slug, stdout=io.StringIO())
+
+    copy = other_club.seasons.get()
+    assert other_club.players.count() == club.players.count() == 8
+    assert not other_club.players.exclude(user=None).exists()
+    assert len(season_table(copy)) == 8
+    assert season_table(copy) == season_table(season)
+    assert ratings_of(other_club) == ratings_of(club)
+    # The player of each start number is the same in both tournaments, as in the original.
+    first, second = (t.registrations.all() for t in other_club.tournaments.order_by("date"))
+    by_number = {registration.start_number: registration.player_id for registration in first}
+    assert {r.start_number: r.player_id for r in second} == by_number
+
+
+def test_tournaments_of_another_club_imported_one_by_one_keep_one_player_per_person(
+    players_with_logins, season, club
+):
+    other_director = UserFactory()
+    other_club = ClubFactory(directors=[other_director])
+
+    for tournament in season.tournaments.order_by("date"):
+        tournament_import(
+            actor=other_director, club=other_club, data=tournament_export(tournament=tournament)
+        )
+
+    assert sorted(other_club.players.values_list("name", flat=True)) == sorted(
+        club.players.values_list("name", flat=True)
+    )

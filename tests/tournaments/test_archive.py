@@ -405,6 +405,27 @@ def names_only(document):
     return document
 
 
+def test_one_player_of_the_club_stands_for_one_archived_player(archive, director, club):
+    first = tournament_import(actor=director, club=club, data=document_of(archive))
+    # Another tournament, whose first player comes with his login (and another name), and whose
+    # second player, without a login, claims the first one's creation time and name.
+    document = document_of(archive)
+    document["tournament"]["created_at"] = "2026-12-06T10:00:00+00:00"
+    document["players"][1] |= {
+        "name": document["players"][0]["name"],
+        "created_at": document["players"][0]["created_at"],
+        "username": None,
+    }
+    document["players"][0]["name"] = "Гравець Перший"
+
+    second = tournament_import(actor=director, club=club, data=document)
+
+    players = [r.player for r in second.registrations.order_by("start_number")]
+    assert len(set(players)) == len(players) == 8
+    assert players[0] == first.registrations.get(start_number=1).player
+    assert players[1] not in {r.player for r in first.registrations.all()}
+
+
 def test_a_copy_in_another_club_keeps_the_logins_with_their_players(director, club):
     tournament = build_tournament()
     original = tournament_export(tournament=tournament)
