@@ -276,11 +276,18 @@ Deck = Annotated[
     list[Literal[CARD_NAMES]], Field(min_length=24, max_length=24), _reported_as("deck", deep=True)
 ]
 BotChoice = choice(["", *BotLevel.values])
-_points = Field(strict=True, ge=-MAX_PLACEMENT_POINTS, le=MAX_PLACEMENT_POINTS)
-Number = Annotated[
-    Annotated[int, _points] | Annotated[float, _points],
-    _reported_as("number", deep=True, low=-MAX_PLACEMENT_POINTS, high=MAX_PLACEMENT_POINTS),
-]
+
+
+def number(low: int, high: int) -> Any:
+    """A number, whole or not, from `low` to `high` (never true or false, never "1")."""
+    bounds = Field(strict=True, ge=low, le=high)
+    return Annotated[
+        Annotated[int, bounds] | Annotated[float, bounds],
+        _reported_as("number", deep=True, low=low, high=high),
+    ]
+
+
+Number = number(-MAX_PLACEMENT_POINTS, MAX_PLACEMENT_POINTS)
 # An object whose contents another judge checks: the rules engine, the score-sheet validator.
 JsonObject = dict[str, Any]
 
@@ -596,6 +603,13 @@ def archive_document(data: Any) -> ArchiveDocument:
             _("must be %(format)s: this is not a tournament archive of this app")
             % {"format": ARCHIVE_FORMAT},
         )
+    _check_version(data)
+    return _validated(ArchiveDocument, data)
+
+
+def _check_version(data: dict[str, Any]) -> None:
+    """ValidationError unless the document (of any format of the app) is of the version this
+    site reads."""
     version = _validated(_Envelope, data).version
     if version != ARCHIVE_VERSION:
         raise problem(
@@ -603,7 +617,6 @@ def archive_document(data: Any) -> ArchiveDocument:
             _("this site reads archives of version %(supported)d, not %(version)d")
             % {"supported": ARCHIVE_VERSION, "version": version},
         )
-    return _validated(ArchiveDocument, data)
 
 
 def _validated(model: type[BaseModel], data: dict[str, Any]) -> Any:

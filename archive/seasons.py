@@ -28,11 +28,13 @@ from archive.schema import (
     Day,
     Moment,
     Seed,
+    _check_version,
     _one_line_descriptions,
     _Part,
     _PublishedSchema,
     _validated,
     choice,
+    number,
     problem,
     text,
     whole,
@@ -66,8 +68,7 @@ class ArchivedSeason(_Part):
     best_count: whole(1, MAX_BEST_COUNT, null=True)
     """Only each player's best N tournaments count; null: all of them."""
     placement_points: Annotated[
-        list[Annotated[float, Field(ge=0, le=MAX_SEASON_POINTS)]],
-        Field(min_length=1, max_length=MAX_PLACEMENT_VALUES),
+        list[number(0, MAX_SEASON_POINTS)], Field(min_length=1, max_length=MAX_PLACEMENT_VALUES)
     ]
     """Season points by final rank, the winner's first."""
     precedence: Annotated[
@@ -123,6 +124,7 @@ def season_document(data: Any) -> SeasonArchiveDocument:
             _("must be %(format)s: this is not a season archive of this app")
             % {"format": SEASON_ARCHIVE_FORMAT},
         )
+    _check_version(data)
     return _validated(SeasonArchiveDocument, data)
 
 

@@ -188,3 +188,52 @@ def test_tournaments_of_another_club_imported_one_by_one_keep_one_player_per_per
     assert sorted(other_club.players.values_list("name", flat=True)) == sorted(
         club.players.values_list("name", flat=True)
     )
+
+
+def _season_version(d):
+    d["version"] = 2
+    return "version: this site reads archives of version 1, not 2"
+
+
+def _season_version_as_flag(d):
+    d["version"] = True
+    return "version: must be a whole number"
+
+
+def _season_points_as_text(d):
+    d["season"]["placement_points"][0] = "ten"
+    return "season.placement_points[0]: must be a number from 0 to 10000"
+
+
+def _season_points_too_many(d):
+    d["season"]["placement_points"][1] = 10**6
+    return "season.placement_points[1]: must be a number from 0 to 10000"
+
+
+def _season_points_below_zero(d):
+    d["season"]["placement_points"][2] = -1
+    return "season.placement_points[2]: must be a number from 0 to 10000"
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        _season_version,
+        _season_version_as_flag,
+        _season_points_as_text,
+        _season_points_too_many,
+        _season_points_below_zero,
+    ],
+    ids=lambda change: change.__name__[8:],
+)
+def test_a_bad_season_value_is_named_in_words_of_the_archive(season, director, change):
+    """Not in pydantic's words ("Input should be 1"), which the site does not translate."""
+    document = json.loads(json.dumps(season_export(season=season)))
+    message = change(document)
+    other_club = ClubFactory(directors=[director])
+
+    with pytest.raises(ValidationError) as refused:
+        season_import(actor=director, club=other_club, data=document)
+
+    assert refused.value.messages == [message]
+    assert not other_club.seasons.exists()
