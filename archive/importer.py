@@ -116,7 +116,7 @@ def archive_loads(raw: bytes | str) -> Any:
             raw = raw.decode("utf-8-sig")
         except UnicodeDecodeError:
             raise ValidationError(
-                _("The file is not a tournament archive: it is not UTF-8 text."), code="not_json"
+                _("The file is not an archive of this app: it is not UTF-8 text."), code="not_json"
             ) from None
     try:
         return json.loads(raw.removeprefix("\ufeff"), parse_constant=_refuse_constant)
@@ -130,7 +130,7 @@ def archive_loads(raw: bytes | str) -> Any:
         raise ValidationError(str(error), code="not_json") from None
     except RecursionError:
         raise ValidationError(
-            _("The file is not a tournament archive: it nests too deeply."), code="not_json"
+            _("The file is not an archive of this app: it nests too deeply."), code="not_json"
         ) from None
 
 

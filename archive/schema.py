@@ -51,6 +51,9 @@ from tournaments.models import BotLevel, Registration, Round, Tournament
 
 ARCHIVE_FORMAT = "thousand-one-tournament"
 ARCHIVE_VERSION = 1
+# The season archive's (archive.seasons), which holds tournament archives: each kind of import
+# recognizes the other's file and says where it goes.
+SEASON_ARCHIVE_FORMAT = "thousand-one-season"
 
 SMALL_MAX = 32767  # PositiveSmallIntegerField
 INT_MAX = 2**31 - 1  # PositiveIntegerField
@@ -597,6 +600,14 @@ def archive_document(data: Any) -> ArchiveDocument:
     by their paths ("rounds[0].tables[1].seats[2].position: must be from 0 to 3")."""
     if not isinstance(data, dict):
         raise ValidationError(_("The archive must be a JSON object."), code="archive")
+    if data.get("format") == SEASON_ARCHIVE_FORMAT:
+        raise problem(
+            "format",
+            _(
+                "this is the archive of a season, not of a tournament: import it with “Import a "
+                "season” on the Seasons page, or with the command “manage.py import_season”"
+            ),
+        )
     if data.get("format") != ARCHIVE_FORMAT:
         raise problem(
             "format",

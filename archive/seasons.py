@@ -17,13 +17,16 @@ from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.utils import timezone
+from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from pydantic import Field
 
 from archive.exporter import tournament_export
 from archive.importer import tournament_import
 from archive.schema import (
+    ARCHIVE_FORMAT,
     ARCHIVE_VERSION,
+    SEASON_ARCHIVE_FORMAT,
     ArchiveDocument,
     Day,
     Moment,
@@ -51,7 +54,6 @@ from seasons.models import Season
 from tournaments.models import Club, Tournament
 from tournaments.selectors import is_director
 
-SEASON_ARCHIVE_FORMAT = "thousand-one-season"
 # A club's season is a weekly or monthly series: a few dozen tournaments, far below this.
 MAX_SEASON_TOURNAMENTS = 400
 
@@ -114,10 +116,25 @@ def season_export(*, season: Season) -> dict[str, Any]:
     }
 
 
+def season_archive_filename(season: Season) -> str:
+    """The archive's file name: the slug of the season's name, "season" and its first day."""
+    slug = slugify(season.name, allow_unicode=True) or str(season.pk)
+    return f"{slug}-season-{season.starts_on.isoformat()}.json"
+
+
 def season_document(data: Any) -> SeasonArchiveDocument:
     """The document checked against its schema; ValidationError naming the bad element."""
     if not isinstance(data, dict):
         raise ValidationError(_("The archive must be a JSON object."), code="archive")
+    if data.get("format") == ARCHIVE_FORMAT:
+        raise problem(
+            "format",
+            _(
+                "this is the archive of a tournament, not of a season: import it with “Import a "
+                "tournament” on the director's home page, or with the command "
+                "“manage.py import_tournament”"
+            ),
+        )
     if data.get("format") != SEASON_ARCHIVE_FORMAT:
         raise problem(
             "format",

@@ -10,7 +10,9 @@ import json
 import pytest
 from django.conf import settings
 from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import call_command
+from django.urls import reverse
 
 from archive.exporter import tournament_export
 from archive.importer import tournament_import
@@ -237,3 +239,151 @@ def test_a_bad_season_value_is_named_in_words_of_the_archive(season, director, c
 
     assert refused.value.messages == [message]
     assert not other_club.seasons.exists()
+
+
+def test_each_kind_of_archive_imported_as_the_other_says_what_it_is_and_where_it_goes(
+    season, director
+):
+    other_club = ClubFactory(directors=[director])
+    season_document = season_export(season=season)
+    tournament_document = season_document["tournaments"][0]
+
+    with pytest.raises(ValidationError) as as_a_tournament:
+        tournament_import(actor=director, club=other_club, data=season_document)
+    with pytest.raises(ValidationError) as as_a_season:
+        season_import(actor=director, club=other_club, data=tournament_document)
+
+    assert as_a_tournament.value.messages == [
+        "format: this is the archive of a season, not of a tournament: import it with “Import "
+        "a season” on the Seasons page, or with the command “manage.py import_season”"
+    ]
+    assert as_a_season.value.messages == [
+        "format: this is the archive of a tournament, not of a season: import it with “Import "
+        "a tournament” on the director's home page, or with the command "
+        "“manage.py import_tournament”"
+    ]
+    assert not other_club.tournaments.exists() and not other_club.seasons.exists()
+
+
+# ----------------------------------------------------------------------------- director pages
+def upload(document) -> SimpleUploadedFile:
+    content = json.dumps(document).encode() if not isinstance(document, bytes) else document
+    return SimpleUploadedFile("archive.json", content, content_type="application/json")
+
+
+def test_a_director_downloads_a_seasons_archive_from_its_page(client, season, director):
+    client.force_login(director)
+    page = client.get(reverse("director-season", args=[season.pk])).content.decode()
+    url = reverse("director-season-archive", args=[season.pk])
+    assert f'href="{url}"' in page
+
+    response = client.get(url)
+
+    assert response.status_code == 200
+    assert response["Content-Type"].startswith("application/json")
+    assert response["Content-Disposition"] == (
+        'attachment; filename="spring-season-2026-01-01.json"'
+    )
+    downloaded = json.loads(response.content)
+    expected = json.loads(json.dumps(season_export(season=season)))
+    for document in (downloaded, expected):
+        document.pop("exported_at")
+        for tournament in document["tournaments"]:
+            tournament.pop("exported_at")
+    assert downloaded == expected
+
+
+def test_a_director_imports_a_season_on_the_seasons_page(
+    client, season, director, django_capture_on_commit_callbacks
+):
+    other_club = ClubFactory(name="Other club", directors=[director])
+    client.force_login(director)
+    page = client.get(reverse("director-seasons")).content.decode()
+    assert reverse("director-season-import") in page and 'name="import-file"' in page
+
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(
+            reverse("director-season-import"),
+            {"import-club": other_club.pk, "import-file": upload(season_export(season=season))},
+            follow=True,
+        )
+
+    copy = other_club.seasons.get()
+    assert response.redirect_chain == [(reverse("director-season", args=[copy.pk]), 302)]
+    assert "The season Spring is imported into Other club with 2 tournaments." in (
+        response.content.decode()
+    )
+    assert copy.tournaments.count() == 2
+    assert season_table(copy) == season_table(season)
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (b"\x89PNG\r\n\x1a\n", "not UTF-8 text"),
+        (b"{broken", "The file is not valid JSON"),
+        ("tournament", "format: this is the archive of a tournament, not of a season"),
+        ("same club", "tournaments[0]: This club already has this tournament"),
+    ],
+    ids=["binary", "broken json", "a tournament's", "into its own club"],
+)
+def test_a_bad_season_upload_is_answered_on_the_seasons_page(
+    client, season, director, club, content, message
+):
+    document = season_export(season=season)
+    if content == "tournament":
+        content = document["tournaments"][0]
+    elif content == "same club":
+        content = document
+    client.force_login(director)
+
+    response = client.post(
+        reverse("director-season-import"), {"import-club": club.pk, "import-file": upload(content)}
+    )
+
+    assert response.status_code == 400
+    assert message in response.content.decode()
+    assert club.seasons.count() == 1 and club.tournaments.count() == 2
+
+
+def test_a_season_upload_too_large_names_the_command_for_it(client, director, club, monkeypatch):
+    monkeypatch.setattr("web.views.director.ARCHIVE_MAX_BYTES", 100)
+    client.force_login(director)
+
+    response = client.post(reverse("director-season-import"), {"import-file": upload(b" " * 200)})
+
+    assert response.status_code == 400
+    assert "import it with the command “manage.py import_season” instead" in (
+        response.content.decode()
+    )
+
+
+def test_a_season_archive_uploaded_as_a_tournament_says_where_it_goes(client, season, director):
+    other_club = ClubFactory(directors=[director])
+    client.force_login(director)
+
+    response = client.post(
+        reverse("director-tournament-import"),
+        {"club": other_club.pk, "file": upload(season_export(season=season))},
+    )
+
+    assert response.status_code == 400
+    page = response.content.decode()
+    assert "this is the archive of a season, not of a tournament" in page
+    assert "manage.py import_season" in page
+    assert not other_club.tournaments.exists()
+
+
+def test_a_season_import_is_only_into_a_club_of_the_director(client, season, director):
+    ClubFactory(directors=[director])  # two clubs of his own to choose from
+    elsewhere = ClubFactory(directors=[UserFactory()])
+    client.force_login(director)
+
+    response = client.post(
+        reverse("director-season-import"),
+        {"import-club": elsewhere.pk, "import-file": upload(season_export(season=season))},
+    )
+
+    assert response.status_code == 400
+    assert "Select a valid choice" in response.content.decode()
+    assert not elsewhere.seasons.exists()

@@ -289,6 +289,14 @@ PAGES: dict[str, Page] = {
     "director-season-delete": Page(
         named("director-season-delete", "season"), DIRECTOR, DIRECTOR_ACTS
     ),
+    # The import is a form of the seasons page: posted only; another club's director imports
+    # into his own club (without a file, a 400).
+    "director-season-import": Page(
+        named("director-season-import"), (LOGIN, 405, 405, 405), (LOGIN, 403, 400, 400)
+    ),
+    "director-season-archive": Page(
+        named("director-season-archive", "season"), DIRECTOR, GET_ONLY_FOR_DIRECTOR
+    ),
     "public-season-list": Page(named("public-season-list"), **PUBLIC),
     "public-season": Page(named("public-season", "season"), **PUBLIC),
     "public-season-wall": Page(named("public-season-wall", "season"), **PUBLIC),

@@ -836,6 +836,9 @@ def tournament_archive(request: HttpRequest, pk: int) -> HttpResponse:
 class ArchiveUploadForm(DirectorForm):
     """A tournament archive to import and the club to import it into; it reads the file's JSON."""
 
+    # The command that imports a file too large to upload.
+    command = "manage.py import_tournament"
+
     club = forms.ModelChoiceField(queryset=Club.objects.none(), label=gettext_lazy("Club"))
     file = forms.FileField(
         label=gettext_lazy("Archive file (JSON)"),
@@ -865,9 +868,9 @@ class ArchiveUploadForm(DirectorForm):
             raise ValidationError(
                 _(
                     "The file is larger than %(mb)d MB; import it with the command "
-                    "“manage.py import_tournament” instead."
+                    "“%(command)s” instead."
                 )
-                % {"mb": ARCHIVE_MAX_BYTES // (1024 * 1024)}
+                % {"mb": ARCHIVE_MAX_BYTES // (1024 * 1024), "command": self.command}
             )
         self.cleaned_data["document"] = archive_importer.archive_loads(upload.read())
         return upload

@@ -1,6 +1,7 @@
 """The director's pages of his clubs' seasons: the list, a new season, a season's settings with
-its tournaments, and deleting a season. Thin views over the seasons services, which check every
-write."""
+its tournaments, and deleting a season; a season's archive to download, and one to import
+(archive.seasons). Thin views over the seasons services and the season archive, which check
+every write."""
 
 from __future__ import annotations
 
@@ -10,14 +11,52 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.http import content_disposition_header
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_http_methods
+from django.utils.translation import gettext_lazy, ngettext
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
+from archive import seasons as season_archive
+from archive.exporter import archive_dumps
 from seasons import services
 from seasons.models import Season
 from tournaments import selectors
 from web.forms.seasons import SeasonForm
-from web.views.director import _deny, _directed_clubs
+from web.views.director import ArchiveUploadForm, _deny, _directed_clubs
+
+
+class SeasonArchiveUploadForm(ArchiveUploadForm):
+    """A season archive to import and the club to import it into."""
+
+    command = "manage.py import_season"
+
+    def __init__(self, *args, **kwargs):
+        # Beside the new season's form on one page: its fields are named apart.
+        super().__init__(*args, prefix="import", **kwargs)
+        self.fields["file"].help_text = gettext_lazy(
+            "A file downloaded with “Download archive (JSON)” on a season's page. The season is "
+            "recreated with its tournaments; the ratings and the season's table are computed "
+            "again from their results."
+        )
+
+
+def _seasons_page(
+    request: HttpRequest, clubs, *, form=None, import_form=None, status: int = 200
+) -> HttpResponse:
+    """The seasons of the clubs he directs, with the form of a new one and the import."""
+    listed = Season.objects.filter(club__in=clubs).select_related("club")
+    return render(
+        request,
+        "director/seasons.html",
+        {
+            "form": SeasonForm(clubs=clubs) if form is None else form,
+            "import_form": (
+                SeasonArchiveUploadForm(clubs=clubs) if import_form is None else import_form
+            ),
+            "seasons": listed,
+        },
+        status=status,
+    )
 
 
 @login_required
@@ -43,10 +82,51 @@ def seasons(request: HttpRequest) -> HttpResponse:
                 )
                 return redirect("director-season", season.pk)
         status = 400
-    listed = Season.objects.filter(club__in=clubs).select_related("club")
-    return render(
-        request, "director/seasons.html", {"form": form, "seasons": listed}, status=status
+    return _seasons_page(request, clubs, form=form, status=status)
+
+
+@login_required
+@require_POST
+def season_import(request: HttpRequest) -> HttpResponse:
+    """Upload a season archive: the season and its tournaments are created in the chosen club,
+    or nothing is; a refusal is shown on the seasons page."""
+    clubs = _directed_clubs(request)
+    form = SeasonArchiveUploadForm(request.POST, request.FILES, clubs=clubs)
+    if form.is_valid():
+        try:
+            season = season_archive.season_import(
+                actor=request.user,
+                club=form.cleaned_data["club"],
+                data=form.cleaned_data["document"],
+            )
+        except ValidationError as error:
+            form.add_error("file", error.messages)
+        else:
+            count = season.tournaments.count()
+            messages.success(
+                request,
+                ngettext(
+                    "The season %(name)s is imported into %(club)s with %(n)d tournament.",
+                    "The season %(name)s is imported into %(club)s with %(n)d tournaments.",
+                    count,
+                )
+                % {"name": season.name, "club": season.club, "n": count},
+            )
+            return redirect("director-season", season.pk)
+    return _seasons_page(request, clubs, import_form=form, status=400)
+
+
+@login_required
+@require_safe
+def season_archive_download(request: HttpRequest, pk: int) -> HttpResponse:
+    """The season with the archive of each of its tournaments, as one JSON file."""
+    season = _season(request, pk)
+    document = season_archive.season_export(season=season)
+    response = HttpResponse(archive_dumps(document), content_type="application/json; charset=utf-8")
+    response["Content-Disposition"] = content_disposition_header(
+        True, season_archive.season_archive_filename(season)
     )
+    return response
 
 
 def _season(request: HttpRequest, pk: int) -> Season:
