@@ -102,7 +102,12 @@ from scoring.services import standings_recompute
 from tournaments.models import Club, Player, Registration, Round, Seat, Table, Tournament
 from tournaments.names import name_key
 from tournaments.selectors import is_director
-from tournaments.services import OPTION_FIELDS, player_name_clean, tournament_options_clean
+from tournaments.services import (
+    OPTION_FIELDS,
+    player_name_clean,
+    tournament_date_check,
+    tournament_options_clean,
+)
 
 # What the director's upload accepts; the command line reads archives of any size.
 ARCHIVE_MAX_BYTES = 20 * 1024 * 1024
@@ -228,6 +233,7 @@ class _Reader:
         options["placement_points"] = dict(options["placement_points"])
         try:
             options = tournament_options_clean(options)
+            tournament_date_check(item.date)
         except ValidationError as error:
             name, messages = next(iter(error.message_dict.items()))
             raise problem(_child(path, name), messages[0]) from None

@@ -566,6 +566,11 @@ def _bad_date(d):
     return "tournament.date: must be a date such as 2026-12-04"
 
 
+def _year_1900(d):
+    d["tournament"]["date"] = "1900-01-01"
+    return "tournament.date: A tournament's date is between 1 Jan 1950 and "
+
+
 def _naive_time(d):
     d["players"][1]["created_at"] = "2026-12-05T10:00:00"
     return "players[1].created_at: must be a time with its offset"
@@ -804,6 +809,7 @@ BAD_DOCUMENTS = [
     _live_seat_twice,
     _deck_of_numbers,
     _huge_number,
+    _year_1900,
 ]
 
 
