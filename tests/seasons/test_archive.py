@@ -117,7 +117,7 @@ def test_a_season_whose_tournaments_the_club_has_is_refused(season, director, cl
         season_import(actor=director, club=club, data=document)
 
     assert refused.value.messages == [
-        f"tournaments[0]: This club already has this tournament: {first.name}, Feb. 1, 2026."
+        f"tournaments[0]: This club already has this tournament: {first.name}, 1 February 2026."
     ]
     assert club.seasons.count() == 1 and club.tournaments.count() == 2
 

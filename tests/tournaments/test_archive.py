@@ -463,7 +463,7 @@ def test_a_tournament_the_club_has_already_is_refused_and_named(archive, directo
         tournament_import(actor=director, club=club, data=document_of(archive))
 
     assert refused.value.messages == [
-        "This club already has this tournament: Winter cup, final, Dec. 6, 2026."
+        "This club already has this tournament: Winter cup, final, 6 December 2026."
     ]
     assert Tournament.objects.filter(club=club).count() == 1
     # Another club may have its own copy.
@@ -484,7 +484,7 @@ def test_a_club_importing_its_own_tournament_is_told_it_has_it(director):
     )
 
     assert response.status_code == 400
-    assert "This club already has this tournament: Winter cup, Dec. 5, 2026." in (
+    assert "This club already has this tournament: Winter cup, 5 December 2026." in (
         response.content.decode()
     )
     assert Tournament.objects.filter(club=tournament.club).count() == 1

@@ -31,6 +31,7 @@ from tournaments.services import (
     EVENT_NOTE_LIMIT,
     FORMAT_FIELDS,
     SEED_LIMIT,
+    tournament_options_clean,
 )
 
 
@@ -322,6 +323,16 @@ class TournamentForm(DirectorForm):
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean()
         check_criteria(self, METRIC_REGISTRY, PRECEDENCE_SLOTS)
+        criteria = {f"precedence_{slot}" for slot in range(1, PRECEDENCE_SLOTS + 1)}
+        if self.errors and set(self.errors) <= criteria:
+            # Refused for its criteria alone: the service's other checks (rule options, points
+            # by place) are shown with them now, not once the criteria are mended.
+            options = self.options()
+            del options["standings_precedence"]
+            try:
+                tournament_options_clean(options)
+            except ValidationError as error:
+                self.add_service_error(error)
         return cleaned
 
     def precedence_fields(self):
