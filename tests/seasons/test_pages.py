@@ -367,3 +367,16 @@ def test_head_to_head_with_someone_never_met_says_so_and_chooses_nobody(
 
     plain = text_of(client.get(url))
     assert "has not met this player" not in plain
+
+
+def test_the_wall_screen_heads_only_the_latest_tournaments(client, season, played):
+    table = season_table(season, SeasonStandings.objects.get(season=season), latest_tournaments=1)
+    every = season_table(season, SeasonStandings.objects.get(season=season))
+
+    heads = [column.label for column in table.columns]
+    assert "March cup" in heads and "February cup" not in heads
+    assert len(every.columns) == len(table.columns) + 1
+    assert all(len(line.cells) == len(table.columns) for line in table.rows)
+    # The wall holds the latest three: both of this season's public tournaments.
+    wall = text_of(client.get(reverse("public-season-wall", args=[season.pk])))
+    assert "February cup" in wall and "March cup" in wall

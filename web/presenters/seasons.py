@@ -55,10 +55,15 @@ def _value(key: str, row: dict[str, Any]) -> Any:
 
 
 def season_table(
-    season: Season, standings: SeasonStandings | None, *, limit: int | None = None
+    season: Season,
+    standings: SeasonStandings | None,
+    *,
+    limit: int | None = None,
+    latest_tournaments: int | None = None,
 ) -> StandingsTable:
     """The stored season table with a column per tournament (its value for each player, in
-    brackets where it did not count among his best)."""
+    brackets where it did not count among his best): every tournament's, or the latest ones'
+    (`latest_tournaments`, for the wall, whose large type holds only a few columns)."""
     columns = season_columns(season)
     tournaments = standings.tournaments if standings is not None else []
     rows = standings.rows if standings is not None else []
@@ -69,7 +74,10 @@ def season_table(
     ]
     # A tournament's values are points as the season's are: as many decimals as the season's.
     places = SEASON_METRIC_REGISTRY["season_points"].places
+    first_shown = 0 if latest_tournaments is None else len(tournaments) - latest_tournaments
     for index, tournament in enumerate(tournaments):
+        if index < first_shown:
+            continue
         date = formats.date_format(
             datetime.date.fromisoformat(tournament["date"]), "SHORT_DATE_FORMAT"
         )

@@ -59,7 +59,7 @@ def season_detail(request: HttpRequest, season_id: int) -> HttpResponse:
     standings = selectors.season_standings(season)
     context = {
         "season": season,
-        "standings": season_table(season, standings),
+        "standings": season_table(season, standings, latest_tournaments=WALL_TOURNAMENT_COLUMNS),
         "computed_at": standings.computed_at if standings else None,
         "rule_text": season_rule_text(season),
         # What the heads of the season's own columns mean (the tournaments' are listed below).
@@ -69,6 +69,10 @@ def season_detail(request: HttpRequest, season_id: int) -> HttpResponse:
         "csv_separator": default_csv_separator(),
     }
     return render(request, "public/season_detail.html", context)
+
+
+# The wall's large type holds the season's own columns and the latest few tournaments'.
+WALL_TOURNAMENT_COLUMNS = 3
 
 
 def _wall_seconds(request: HttpRequest) -> int:
@@ -83,7 +87,7 @@ def _wall_context(season: Season) -> dict:
     standings = selectors.season_standings(season)
     return {
         "season": season,
-        "standings": season_table(season, standings),
+        "standings": season_table(season, standings, latest_tournaments=WALL_TOURNAMENT_COLUMNS),
         "computed_at": standings.computed_at if standings else None,
         "state": standings.computed_at.isoformat() if standings else "none",
     }
