@@ -7,6 +7,7 @@ and judges the input; its messages are shown to the director as they are.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import partial
 from typing import Any
 
@@ -14,6 +15,7 @@ import segno
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.db.models import Count, Q
@@ -875,6 +877,19 @@ class ArchiveUploadForm(DirectorForm):
         self.cleaned_data["document"] = archive_importer.archive_loads(upload.read())
         return upload
 
+    def imported(self, importer: Callable[..., Any], actor: User) -> Any:
+        """What `importer` (a tournament's or a season's) made of the uploaded archive in the
+        chosen club, or None with its refusal at the file (also for a form not valid)."""
+        if not self.is_valid():
+            return None
+        try:
+            return importer(
+                actor=actor, club=self.cleaned_data["club"], data=self.cleaned_data["document"]
+            )
+        except ValidationError as error:
+            self.add_error("file", error.messages)
+            return None
+
 
 @login_required
 @require_http_methods(["GET", "HEAD", "POST"])
@@ -885,20 +900,12 @@ def tournament_import(request: HttpRequest) -> HttpResponse:
         form = ArchiveUploadForm(clubs=clubs)
         return render(request, "director/tournament_import.html", {"import_form": form})
     form = ArchiveUploadForm(request.POST, request.FILES, clubs=clubs)
-    if form.is_valid():
-        try:
-            tournament = archive_importer.tournament_import(
-                actor=request.user,
-                club=form.cleaned_data["club"],
-                data=form.cleaned_data["document"],
-            )
-        except ValidationError as error:
-            form.add_error("file", error.messages)
-        else:
-            messages.success(
-                request,
-                _("The tournament %(name)s is imported into %(club)s.")
-                % {"name": tournament.name, "club": tournament.club},
-            )
-            return redirect("director-tournament", tournament.pk)
+    tournament = form.imported(archive_importer.tournament_import, request.user)
+    if tournament is not None:
+        messages.success(
+            request,
+            _("The tournament %(name)s is imported into %(club)s.")
+            % {"name": tournament.name, "club": tournament.club},
+        )
+        return redirect("director-tournament", tournament.pk)
     return render(request, "director/tournament_import.html", {"import_form": form}, status=400)

@@ -92,27 +92,19 @@ def season_import(request: HttpRequest) -> HttpResponse:
     or nothing is; a refusal is shown on the seasons page."""
     clubs = _directed_clubs(request)
     form = SeasonArchiveUploadForm(request.POST, request.FILES, clubs=clubs)
-    if form.is_valid():
-        try:
-            season = season_archive.season_import(
-                actor=request.user,
-                club=form.cleaned_data["club"],
-                data=form.cleaned_data["document"],
+    season = form.imported(season_archive.season_import, request.user)
+    if season is not None:
+        count = season.tournaments.count()
+        messages.success(
+            request,
+            ngettext(
+                "The season %(name)s is imported into %(club)s with %(n)d tournament.",
+                "The season %(name)s is imported into %(club)s with %(n)d tournaments.",
+                count,
             )
-        except ValidationError as error:
-            form.add_error("file", error.messages)
-        else:
-            count = season.tournaments.count()
-            messages.success(
-                request,
-                ngettext(
-                    "The season %(name)s is imported into %(club)s with %(n)d tournament.",
-                    "The season %(name)s is imported into %(club)s with %(n)d tournaments.",
-                    count,
-                )
-                % {"name": season.name, "club": season.club, "n": count},
-            )
-            return redirect("director-season", season.pk)
+            % {"name": season.name, "club": season.club, "n": count},
+        )
+        return redirect("director-season", season.pk)
     return _seasons_page(request, clubs, import_form=form, status=400)
 
 
